@@ -1,0 +1,1 @@
+"""The reference state machine of Bài Chắn: cards, rule table, winning-hand engine, game."""

@@ -1,0 +1,151 @@
+"""The 30 faces of the 120-card Tổ Tôm deck, their codes and their Vietnamese names.
+
+A *face* (mặt quân) is an integer 0..29:
+
+* ``suit * 9 + (rank - 1)`` for the suited faces, suits Vạn (0), Văn (1), Sách (2);
+* 27 Chi Chi, 28 Lão, 29 Thang (the three *yêu* faces, which have no suit).
+
+Compact codes, used in input and JSON: ``1v``…``9v`` (Vạn), ``1n``…``9n`` (Văn),
+``1s``…``9s`` (Sách), ``chi``, ``lao``, ``thang``.  Full names with diacritics
+("Tam Văn", "Chi Chi") are accepted too and are what people see.
+
+This module is the only code the winning-hand engine and its Z3 oracle share.
+"""
+
+from __future__ import annotations
+
+import difflib
+import unicodedata
+from collections.abc import Iterable, Sequence
+
+NUM_FACES = 30
+COPIES = 4
+
+SUIT_CODES = ("v", "n", "s")
+SUIT_NAMES = ("Vạn", "Văn", "Sách")
+RANK_NAMES = ("Nhất", "Nhì", "Tam", "Tứ", "Ngũ", "Lục", "Thất", "Bát", "Cửu")
+# Other spellings people write for a rank; accepted on input, never printed.
+RANK_ALIASES = {"Nhị": 2}
+
+CHI, LAO, THANG = 27, 28, 29
+YEU = (CHI, LAO, THANG)
+YEU_CODES = ("chi", "lao", "thang")
+YEU_NAMES = ("Chi Chi", "Lão", "Thang")
+YEU_NAMES_EN = ("Chi Chi (yêu)", "Lão (yêu)", "Thang (yêu)")
+SUIT_NAMES_EN = ("Vạn (myriads)", "Văn (strings)", "Sách (coins)")
+
+
+class CardError(ValueError):
+    """A card name that does not exist; the message says what is accepted."""
+
+
+def face_of(suit: int, rank: int) -> int:
+    return suit * 9 + (rank - 1)
+
+
+def rank_of(face: int) -> int | None:
+    """Rank 1..9 of a suited face, None for a yêu face."""
+    return face % 9 + 1 if face < 27 else None
+
+
+def suit_of(face: int) -> int | None:
+    return face // 9 if face < 27 else None
+
+
+def code(face: int) -> str:
+    if face >= 27:
+        return YEU_CODES[face - 27]
+    return f"{face % 9 + 1}{SUIT_CODES[face // 9]}"
+
+
+def name(face: int) -> str:
+    """Vietnamese name with diacritics, e.g. 'Tam Văn', 'Chi Chi'."""
+    if face >= 27:
+        return YEU_NAMES[face - 27]
+    return f"{RANK_NAMES[face % 9]} {SUIT_NAMES[face // 9]}"
+
+
+def label(face: int) -> str:
+    """Name and code together, for messages: 'Tam Văn (3n)'."""
+    return f"{name(face)} ({code(face)})"
+
+
+CODES: tuple[str, ...] = tuple(code(f) for f in range(NUM_FACES))
+NAMES: tuple[str, ...] = tuple(name(f) for f in range(NUM_FACES))
+
+
+def _fold(text: str) -> str:
+    """Case- and space-insensitive key; keeps diacritics (Vạn and Văn differ only by them)."""
+    return " ".join(unicodedata.normalize("NFC", text).casefold().split())
+
+
+_LOOKUP: dict[str, int] = {}
+for _f in range(NUM_FACES):
+    _LOOKUP[_fold(code(_f))] = _f
+    _LOOKUP[_fold(name(_f))] = _f
+for _alias, _rank in RANK_ALIASES.items():
+    for _s in range(3):
+        _LOOKUP[_fold(f"{_alias} {SUIT_NAMES[_s]}")] = face_of(_s, _rank)
+_LOOKUP[_fold("Chi")] = CHI
+
+
+def parse(text: str) -> int:
+    """One card from a code or a Vietnamese name; a clear error otherwise."""
+    key = _fold(text)
+    if key in _LOOKUP:
+        return _LOOKUP[key]
+    accepted = list(CODES) + list(NAMES)
+    near = difflib.get_close_matches(key, [_fold(a) for a in accepted], n=1, cutoff=0.5)
+    hint = ""
+    if near:
+        f = _LOOKUP[near[0]]
+        hint = f" Did you mean {label(f)}?"
+    raise CardError(
+        f"unknown card {text!r}.{hint} Accepted: codes 1v..9v (Vạn), 1n..9n (Văn), "
+        "1s..9s (Sách), chi, lao, thang; or names such as 'Tam Văn', 'Nhất Vạn', 'Chi Chi', "
+        "'Lão', 'Thang'."
+    )
+
+
+def parse_many(items: Iterable[str] | str) -> list[int]:
+    """Cards from a list of tokens, or from one string.
+
+    Codes are separated by spaces or commas; two-word names ('Tam Văn') are read as one
+    card when the pair forms a name.
+    """
+    if isinstance(items, str):
+        tokens = items.replace(",", " ").split()
+    else:
+        tokens = []
+        for item in items:
+            tokens.extend(item.replace(",", " ").split())
+    out: list[int] = []
+    i = 0
+    while i < len(tokens):
+        if i + 1 < len(tokens) and _fold(tokens[i] + " " + tokens[i + 1]) in _LOOKUP:
+            out.append(_LOOKUP[_fold(tokens[i] + " " + tokens[i + 1])])
+            i += 2
+            continue
+        out.append(parse(tokens[i]))
+        i += 1
+    return out
+
+
+def counts(faces: Iterable[int]) -> list[int]:
+    c = [0] * NUM_FACES
+    for f in faces:
+        c[f] += 1
+    return c
+
+
+def expand(cnt: Sequence[int]) -> list[int]:
+    """The faces of a count vector, in face order."""
+    return [f for f in range(NUM_FACES) for _ in range(cnt[f])]
+
+
+def names(faces: Iterable[int]) -> str:
+    return ", ".join(name(f) for f in faces)
+
+
+def codes(faces: Iterable[int]) -> list[str]:
+    return [code(f) for f in faces]

@@ -1,0 +1,749 @@
+"""Loading and validating a rule table (``spec/*.toml``), and resolving it into `Rules`.
+
+The table is data.  This module reads it with :mod:`tomllib`, checks every field against
+the vocabulary below, and reports *every* problem at once, each with the file, the rule
+id (or table path) and the field.  Nothing from the table is ever executed.
+
+`Table` is the validated file; `Table.resolve(players, options)` gives `Rules`, the
+concrete parameters one game runs under.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib.resources
+import re
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import cards
+
+STATUSES = ("settled", "provisional", "open")
+SOURCES = ("draw", "discard", "return")
+CLAIMS = ("u", "chiu", "chiu-u", "eat")
+TRIGGERS = ("pass-could-chan", "pass-could-ca", "discard", "eat-ca", "decline-u")
+BANS = ("eat-chan", "eat-ca", "chiu", "discard", "discard-ca-pair", "win")
+CA_KINDS = ("same-rank", "within-group", "pair", "special-flag")
+WIN_KINDS = ("u", "chiu-u", "opening")
+PRIORITY_CLAIMS = ("u", "chiu-u", "chiu", "reclaim", "eat")
+ID_RE = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
+
+
+@dataclass(frozen=True)
+class Problem:
+    file: str
+    where: str  # rule id or table path
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        loc = self.where + (f".{self.field}" if self.field else "")
+        return f"{self.file}: {loc}: {self.message}"
+
+
+class TableError(Exception):
+    """A rule table that does not load; `problems` lists every reason."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        head = f"the rule table does not load ({len(problems)} problem(s)):"
+        body = "\n".join(f"  - {p}" for p in problems)
+        tail = "\nFix the table (see the comments at the top of spec/family.toml) and try again."
+        super().__init__(f"{head}\n{body}{tail}")
+
+
+class OptionError(ValueError):
+    """An --option that names no open/provisional row, or a value it does not have."""
+
+
+@dataclass(frozen=True)
+class Row:
+    id: str
+    section: str
+    status: str
+    vi: str
+    en: str
+    default: str | None = None
+    values: tuple[str, ...] = ()
+    value_text: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    found_by: str = "family"
+
+    @property
+    def is_option(self) -> bool:
+        return bool(self.values)
+
+
+@dataclass(frozen=True)
+class Variant:
+    rule: str
+    players: int
+    opener_cards: int
+    other_cards: int
+    pairs: int
+    min_chan: int
+
+
+@dataclass(frozen=True)
+class Restriction:
+    rule: str
+    trigger: str
+    bans: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ClaimRule:
+    allowed: bool
+    rule: str
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One table resolved for a player count and a choice of every option."""
+
+    table: Table
+    variant: Variant
+    options: Mapping[str, str]
+    faces: tuple[int, ...]  # faces in the deck
+    copies: int
+    red: frozenset[int]
+    ca_rules: tuple[tuple[tuple[str, ...], ...], ...]  # [a][b] -> rule ids making a cạ
+    special: tuple[tuple[bool, ...], ...]  # [a][b] -> special cạ
+    components: tuple[tuple[int, ...], ...]  # connected classes of the cạ graph
+    never_complete: frozenset[int]
+    never_complete_applies: frozenset[str]
+    claims: Mapping[tuple[str, str], ClaimRule]
+    priority: tuple[tuple[str, ...], ...]
+    restrictions: tuple[Restriction, ...]
+    odd_group: frozenset[int]
+    rule_ids: Mapping[str, str]  # role -> row id, from [win], [eating], [turn], ...
+
+    @property
+    def players(self) -> int:
+        return self.variant.players
+
+    @property
+    def pairs(self) -> int:
+        return self.variant.pairs
+
+    @property
+    def min_chan(self) -> int:
+        return self.variant.min_chan
+
+    def is_ca(self, a: int, b: int) -> bool:
+        return bool(self.ca_rules[a][b])
+
+    def is_special(self, a: int, b: int) -> bool:
+        return self.special[a][b]
+
+    def option(self, name: str) -> str:
+        return self.options[name]
+
+    def rid(self, role: str) -> str:
+        return self.rule_ids[role]
+
+    def with_options(self, **changes: str) -> Rules:
+        opts = dict(self.options)
+        opts.update({k.replace("_", "-"): v for k, v in changes.items()})
+        return self.table.resolve(self.players, opts)
+
+    def key(self) -> tuple[Any, ...]:
+        return (self.table.id, self.players, tuple(sorted(self.options.items())))
+
+
+# --------------------------------------------------------------------------- loading
+
+
+@dataclass
+class _Checker:
+    file: str
+    problems: list[Problem] = field(default_factory=list)
+
+    def add(self, where: str, fld: str, message: str) -> None:
+        self.problems.append(Problem(self.file, where, fld, message))
+
+    def keys(
+        self, where: str, obj: Any, required: Iterable[str], optional: Iterable[str] = ()
+    ) -> bool:
+        if not isinstance(obj, dict):
+            self.add(where, "", f"expected a table, found {type(obj).__name__}")
+            return False
+        req, opt = list(required), list(optional)
+        allowed = set(req) | set(opt)
+        for k in obj:
+            if k not in allowed:
+                near = difflib.get_close_matches(str(k), sorted(allowed), n=1)
+                hint = f" (did you mean {near[0]!r}?)" if near else ""
+                self.add(where, str(k), f"unknown key{hint}; allowed: {', '.join(sorted(allowed))}")
+        for k in req:
+            if k not in obj:
+                self.add(where, k, "missing required field")
+        return True
+
+    def typed(self, where: str, obj: dict[str, Any], fld: str, typ: type | tuple[type, ...]) -> Any:
+        if fld not in obj:
+            return None
+        v = obj[fld]
+        ok = isinstance(v, typ) and not (typ in (int, (int,)) and isinstance(v, bool))
+        if not ok:
+            names = typ.__name__ if isinstance(typ, type) else " or ".join(t.__name__ for t in typ)
+            self.add(where, fld, f"expected {names}, found {type(v).__name__} {v!r}")
+            return None
+        return v
+
+    def face(self, where: str, fld: str, text: Any) -> int | None:
+        if not isinstance(text, str):
+            self.add(where, fld, f"expected a card code, found {text!r}")
+            return None
+        try:
+            return cards.parse(text)
+        except cards.CardError as e:
+            self.add(where, fld, str(e))
+            return None
+
+    def faces(self, where: str, fld: str, items: Any) -> list[int]:
+        if not isinstance(items, list):
+            self.add(where, fld, f"expected a list of card codes, found {items!r}")
+            return []
+        out = []
+        for i, t in enumerate(items):
+            f = self.face(where, f"{fld}[{i}]", t)
+            if f is not None:
+                out.append(f)
+        return out
+
+    def ref(self, where: str, fld: str, rid: Any, rows: Mapping[str, Any]) -> None:
+        if not isinstance(rid, str):
+            self.add(where, fld, f"expected a rule id, found {rid!r}")
+        elif rid not in rows:
+            near = difflib.get_close_matches(rid, sorted(rows), n=1)
+            hint = f" (did you mean {near[0]!r}?)" if near else ""
+            self.add(where, fld, f"refers to rule {rid!r}, which no [[rule]] row defines{hint}")
+
+
+@dataclass(frozen=True)
+class Table:
+    """A validated rule table."""
+
+    id: str
+    path: str
+    data: Mapping[str, Any]
+    rows: Mapping[str, Row]
+    variants: Mapping[int, Variant]
+
+    @property
+    def title_vi(self) -> str:
+        return str(self.data["ruleset"]["title_vi"])
+
+    @property
+    def title_en(self) -> str:
+        return str(self.data["ruleset"]["title_en"])
+
+    def option_rows(self) -> list[Row]:
+        return [r for r in self.rows.values() if r.is_option]
+
+    def defaults(self) -> dict[str, str]:
+        return {r.id: r.default for r in self.option_rows() if r.default is not None}
+
+    def parse_options(self, items: Iterable[str]) -> dict[str, str]:
+        """``["lao-thang=off", ...]`` -> {"lao-thang": "off"}, with clear errors."""
+        out: dict[str, str] = {}
+        for item in items:
+            if "=" not in item:
+                raise OptionError(f"option {item!r} must look like NAME=VALUE, e.g. lao-thang=off")
+            k, v = (s.strip() for s in item.split("=", 1))
+            out[k] = v
+        self.check_options(out)
+        return out
+
+    def check_options(self, options: Mapping[str, str]) -> None:
+        rows = {r.id: r for r in self.option_rows()}
+        for k, v in options.items():
+            if k not in rows:
+                near = difflib.get_close_matches(k, sorted(rows), n=1)
+                hint = f" Did you mean {near[0]!r}?" if near else ""
+                raise OptionError(
+                    f"there is no option {k!r} in table {self.id!r}.{hint} "
+                    f"Options: {', '.join(sorted(rows))}"
+                )
+            if v not in rows[k].values:
+                raise OptionError(
+                    f"option {k!r} has no value {v!r}; its values are: "
+                    f"{', '.join(rows[k].values)} (default {rows[k].default})"
+                )
+
+    def option_space(self) -> list[tuple[str, tuple[str, ...]]]:
+        return [(r.id, r.values) for r in self.option_rows()]
+
+    def resolve(self, players: int, options: Mapping[str, str] | None = None) -> Rules:
+        if players not in self.variants:
+            raise OptionError(
+                f"table {self.id!r} has no variant for {players} players; "
+                f"it has: {', '.join(str(p) for p in sorted(self.variants))}"
+            )
+        opts = self.defaults()
+        if options:
+            self.check_options(options)
+            opts.update(options)
+        return _resolve(self, self.variants[players], opts)
+
+
+def _cond_holds(cond: Any, options: Mapping[str, str]) -> bool:
+    if isinstance(cond, bool):
+        return cond
+    return options.get(cond["option"]) == cond["is"]
+
+
+def _check_cond(ck: _Checker, where: str, fld: str, cond: Any, rows: Mapping[str, Row]) -> None:
+    if isinstance(cond, bool):
+        return
+    if not isinstance(cond, dict) or set(cond) != {"option", "is"}:
+        ck.add(where, fld, f"expected true/false or {{ option = ..., is = ... }}, found {cond!r}")
+        return
+    row = rows.get(cond["option"])
+    if row is None or not row.is_option:
+        ck.add(where, f"{fld}.option", f"{cond['option']!r} is not an option row of this table")
+    elif cond["is"] not in row.values:
+        ck.add(where, f"{fld}.is", f"{cond['is']!r} is not a value of option {row.id!r} "
+               f"({', '.join(row.values)})")
+
+
+def _parse_rows(ck: _Checker, data: Mapping[str, Any]) -> dict[str, Row]:
+    rows: dict[str, Row] = {}
+    raw = data.get("rule")
+    if not isinstance(raw, list):
+        ck.add("rule", "", "expected a list of [[rule]] rows")
+        return rows
+    for i, r in enumerate(raw):
+        where = f"rule[{i}]"
+        if isinstance(r, dict) and isinstance(r.get("id"), str):
+            where = r["id"]
+        if not ck.keys(where, r, ["id", "section", "status", "vi", "en"],
+                       ["default", "values", "found_by"]):
+            continue
+        rid = ck.typed(where, r, "id", str)
+        for f in ("section", "vi", "en"):
+            v = ck.typed(where, r, f, str)
+            if v is not None and not v.strip():
+                ck.add(where, f, "must not be empty")
+        status = ck.typed(where, r, "status", str)
+        if status is not None and status not in STATUSES:
+            ck.add(where, "status", f"{status!r} is not one of {', '.join(STATUSES)}")
+        found_by = r.get("found_by", "family")
+        if found_by not in ("family", "checker"):
+            ck.add(where, "found_by", f"{found_by!r} must be 'family' or 'checker'")
+        values: dict[str, Any] = {}
+        if "values" in r:
+            v = ck.typed(where, r, "values", dict)
+            values = v or {}
+            for name, text in values.items():
+                if not ID_RE.match(name):
+                    ck.add(where, f"values.{name}", "a value name must be kebab-case")
+                if ck.keys(f"{where}.values", text, ["vi", "en"]) and isinstance(text, dict):
+                    for lang in ("vi", "en"):
+                        if lang in text and not isinstance(text[lang], str):
+                            ck.add(where, f"values.{name}.{lang}", "expected a string")
+        default = r.get("default")
+        if status in ("provisional", "open"):
+            if len(values) < 2:
+                ck.add(where, "values", f"a {status} row needs at least two values (options)")
+            if default is None:
+                ck.add(where, "default", f"a {status} row needs a default")
+            elif default not in values:
+                ck.add(where, "default", f"default {default!r} is not one of its values "
+                       f"({', '.join(values) or 'none'})")
+        elif status == "settled" and (values or default is not None):
+            ck.add(where, "values", "a settled row has no options; mark it provisional or open")
+        if rid is None:
+            continue
+        if not ID_RE.match(rid):
+            ck.add(where, "id", f"{rid!r} must be kebab-case (a-z, 0-9, '-')")
+        if rid in rows:
+            ck.add(where, "id", "duplicate rule id")
+            continue
+        rows[rid] = Row(
+            id=rid,
+            section=str(r.get("section", "")),
+            status=str(status),
+            vi=str(r.get("vi", "")),
+            en=str(r.get("en", "")),
+            default=default if isinstance(default, str) else None,
+            values=tuple(values),
+            value_text={k: dict(v) for k, v in values.items() if isinstance(v, dict)},
+            found_by=str(found_by),
+        )
+    return rows
+
+
+def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[int, Variant]]:
+    ck.keys("(top level)", data,
+            ["schema", "ruleset", "deck", "variant", "pairing", "win", "eating", "turn",
+             "claim", "claims", "restriction", "rule"])
+    if data.get("schema") != 1:
+        ck.add("(top level)", "schema", f"this chanspec reads schema 1, found {data.get('schema')!r}")
+    rows = _parse_rows(ck, data)
+
+    rs = data.get("ruleset", {})
+    if ck.keys("ruleset", rs, ["id", "title_vi", "title_en", "source"]):
+        for f in ("id", "title_vi", "title_en", "source"):
+            ck.typed("ruleset", rs, f, str)
+
+    deck = data.get("deck", {})
+    if ck.keys("deck", deck, ["rule", "faces", "copies"], ["red"]):
+        ck.ref("deck", "rule", deck.get("rule"), rows)
+        if deck.get("faces") != "all":
+            ck.faces("deck", "faces", deck.get("faces"))
+        c = ck.typed("deck", deck, "copies", int)
+        if c is not None and not 1 <= c <= 8:
+            ck.add("deck", "copies", f"expected 1..8 copies of each face, found {c}")
+        if "red" in deck:
+            ck.faces("deck", "red", deck["red"])
+
+    variants: dict[int, Variant] = {}
+    vs = data.get("variant")
+    if not isinstance(vs, list) or not vs:
+        ck.add("variant", "", "expected at least one [[variant]]")
+        vs = []
+    for i, v in enumerate(vs):
+        where = f"variant[{i}]"
+        fields = ["rule", "players", "opener_cards", "other_cards", "pairs", "min_chan"]
+        if not ck.keys(where, v, fields):
+            continue
+        ck.ref(where, "rule", v.get("rule"), rows)
+        nums = {f: ck.typed(where, v, f, int) for f in fields[1:]}
+        if any(n is None for n in nums.values()):
+            continue
+        p, oc, xc, pairs, mc = (int(nums[f]) for f in fields[1:])  # type: ignore[arg-type]
+        if not 2 <= p <= 8:
+            ck.add(where, "players", f"expected 2..8 players, found {p}")
+            continue
+        if oc != xc + 1:
+            ck.add(where, "opener_cards", f"the opener gets one card more than the others "
+                   f"({xc} + 1), found {oc}")
+        if xc + 1 != 2 * pairs:
+            ck.add(where, "pairs", f"a complete hand of {xc} cards plus one must make {pairs} "
+                   f"pairs, but {xc + 1} != 2 x {pairs}")
+        if not 0 <= mc <= pairs:
+            ck.add(where, "min_chan", f"expected 0..{pairs}, found {mc}")
+        if p in variants:
+            ck.add(where, "players", f"two variants for {p} players")
+        variants[p] = Variant(str(v["rule"]), p, oc, xc, pairs, mc)
+
+    pairing = data.get("pairing", {})
+    if ck.keys("pairing", pairing, ["chan_rule", "ca"]):
+        ck.ref("pairing", "chan_rule", pairing.get("chan_rule"), rows)
+        cas = pairing.get("ca")
+        if not isinstance(cas, list):
+            ck.add("pairing", "ca", "expected a list of [[pairing.ca]] classes")
+            cas = []
+        for i, c in enumerate(cas):
+            where = f"pairing.ca[{i}]"
+            if not ck.keys(where, c, ["rule", "kind"], ["faces", "except", "special", "when"]):
+                continue
+            ck.ref(where, "rule", c.get("rule"), rows)
+            kind = c.get("kind")
+            if kind not in CA_KINDS:
+                ck.add(where, "kind", f"{kind!r} is not one of {', '.join(CA_KINDS)}")
+            if kind in ("within-group", "pair", "special-flag"):
+                fs = ck.faces(where, "faces", c.get("faces"))
+                if kind == "pair" and len(fs) != 2:
+                    ck.add(where, "faces", "a 'pair' class names exactly two faces")
+            elif "faces" in c:
+                ck.add(where, "faces", "a 'same-rank' class takes no faces")
+            for j, pr in enumerate(c.get("except", [])):
+                if not isinstance(pr, list) or len(pr) != 2:
+                    ck.add(where, f"except[{j}]", "expected a pair of card codes")
+                else:
+                    ck.faces(where, f"except[{j}]", pr)
+            if "special" in c:
+                ck.typed(where, c, "special", bool)
+            if "when" in c:
+                _check_cond(ck, where, "when", c["when"], rows)
+
+    win = data.get("win", {})
+    if ck.keys("win", win, ["rule", "counts_rule", "never_complete", "never_complete_rule",
+                            "never_complete_applies", "special_ca_in_hand_rule",
+                            "special_ca_final_rule"]):
+        for f in ("rule", "counts_rule", "never_complete_rule", "special_ca_in_hand_rule",
+                  "special_ca_final_rule"):
+            ck.ref("win", f, win.get(f), rows)
+        ck.faces("win", "never_complete", win.get("never_complete"))
+        ap = win.get("never_complete_applies")
+        if not isinstance(ap, list) or any(a not in WIN_KINDS for a in ap):
+            ck.add("win", "never_complete_applies", f"expected a list from {', '.join(WIN_KINDS)}")
+
+    eating = data.get("eating", {})
+    if ck.keys("eating", eating, ["rule", "ca_before_min_chan_rule", "no_split_rule",
+                                  "odd_group_exception_rule", "odd_group"]):
+        for f in ("rule", "ca_before_min_chan_rule", "no_split_rule", "odd_group_exception_rule"):
+            ck.ref("eating", f, eating.get(f), rows)
+        ck.faces("eating", "odd_group", eating.get("odd_group"))
+
+    turn = data.get("turn", {})
+    turn_fields = ["direction_rule", "opener_rule", "opening_win_rule", "next_opener_rule",
+                   "draw_rule", "drawn_offer_rule", "discard_rule", "chiu_rule",
+                   "chiu_optional_rule", "chiu_counts_rule", "chiu_return_rule",
+                   "return_resume_rule", "exhausted_rule", "recycle_rule", "reveal_rule",
+                   "stuck_rule", "timeout_rule", "reclaim_rule"]
+    if ck.keys("turn", turn, turn_fields):
+        for f in turn_fields:
+            ck.ref("turn", f, turn.get(f), rows)
+        for f, vals in (("drawn_offer_rule", ("drawer-then-next", "next-only")),
+                        ("stuck_rule", ("as-written", "lift-bans")),
+                        ("timeout_rule", ("none", "auto-pass")),
+                        ("reclaim_rule", ("never", "before-next-acts"))):
+            r = rows.get(turn.get(f, ""))
+            if r is not None and set(r.values) != set(vals):
+                ck.add("turn", f, f"row {r.id!r} must offer exactly the values "
+                       f"{', '.join(vals)} (the machine knows these)")
+
+    seen: set[tuple[str, str]] = set()
+    claims = data.get("claim")
+    if not isinstance(claims, list):
+        ck.add("claim", "", "expected a list of [[claim]] entries")
+        claims = []
+    for i, c in enumerate(claims):
+        where = f"claim[{i}]"
+        if not ck.keys(where, c, ["source", "claim", "allowed", "rule"]):
+            continue
+        ck.ref(where, "rule", c.get("rule"), rows)
+        s, k = c.get("source"), c.get("claim")
+        if s not in SOURCES:
+            ck.add(where, "source", f"{s!r} is not one of {', '.join(SOURCES)}")
+        if k not in CLAIMS:
+            ck.add(where, "claim", f"{k!r} is not one of {', '.join(CLAIMS)}")
+        _check_cond(ck, where, "allowed", c.get("allowed"), rows)
+        if (s, k) in seen:
+            ck.add(where, "claim", f"({s}, {k}) is stated twice")
+        seen.add((s, k))
+    for s in SOURCES:
+        for k in CLAIMS:
+            if (s, k) not in seen and claims:
+                ck.add("claim", "", f"no [[claim]] says whether a {s} card allows {k}: "
+                       "every (source, claim) pair needs a row")
+
+    cl = data.get("claims", {})
+    if ck.keys("claims", cl, ["priority", "priority_rules", "tie_break_rule", "tie_break_option"]):
+        pr = cl.get("priority")
+        flat = [x for tier in pr for x in tier] if isinstance(pr, list) and all(
+            isinstance(t, list) for t in pr) else None
+        if flat is None:
+            ck.add("claims", "priority", "expected a list of tiers, each a list of claims")
+        elif sorted(flat) != sorted(PRIORITY_CLAIMS):
+            ck.add("claims", "priority", f"the tiers must name each of "
+                   f"{', '.join(PRIORITY_CLAIMS)} exactly once")
+        for j, rid in enumerate(cl.get("priority_rules", []) or []):
+            ck.ref("claims", f"priority_rules[{j}]", rid, rows)
+        ck.ref("claims", "tie_break_rule", cl.get("tie_break_rule"), rows)
+        tb = rows.get(cl.get("tie_break_option", ""))
+        if tb is None or set(tb.values) != {"owner-first", "receiver-first"}:
+            ck.add("claims", "tie_break_option",
+                   "must name an option row with the values owner-first and receiver-first")
+
+    rs_list = data.get("restriction")
+    if not isinstance(rs_list, list):
+        ck.add("restriction", "", "expected a list of [[restriction]] entries")
+        rs_list = []
+    for i, r in enumerate(rs_list):
+        where = f"restriction[{i}]"
+        if isinstance(r, dict) and isinstance(r.get("rule"), str):
+            where = r["rule"]
+        if not ck.keys(where, r, ["rule", "trigger"], ["bans", "option", "bans_by_value"]):
+            continue
+        ck.ref(where, "rule", r.get("rule"), rows)
+        if r.get("trigger") not in TRIGGERS:
+            ck.add(where, "trigger", f"{r.get('trigger')!r} is not one of {', '.join(TRIGGERS)}")
+        lists: list[tuple[str, Any]] = []
+        if "option" in r:
+            orow = rows.get(r["option"])
+            if orow is None or not orow.is_option:
+                ck.add(where, "option", f"{r['option']!r} is not an option row")
+            bbv = r.get("bans_by_value")
+            if not isinstance(bbv, dict):
+                ck.add(where, "bans_by_value", "an option restriction needs bans_by_value")
+            else:
+                if orow is not None and set(bbv) != set(orow.values):
+                    ck.add(where, "bans_by_value", f"must give bans for exactly the values "
+                           f"{', '.join(orow.values)}")
+                lists += [(f"bans_by_value.{k}", v) for k, v in bbv.items()]
+            if "bans" in r:
+                ck.add(where, "bans", "use either bans or option + bans_by_value")
+        elif "bans" in r:
+            lists.append(("bans", r["bans"]))
+        else:
+            ck.add(where, "bans", "missing required field")
+        for fld, lst in lists:
+            if not isinstance(lst, list) or any(b not in BANS for b in lst):
+                ck.add(where, fld, f"expected a list from {', '.join(BANS)}, found {lst!r}")
+    return rows, variants
+
+
+def _toml_error(path: str, exc: tomllib.TOMLDecodeError) -> Problem:
+    m = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
+    where = f"line {m.group(1)}, column {m.group(2)}" if m else "(syntax)"
+    return Problem(path, where, "", f"not valid TOML: {exc}")
+
+
+def load_text(text: str, path: str = "<table>") -> Table:
+    ck = _Checker(path)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise TableError([_toml_error(path, exc)]) from None
+    rows, variants = _validate(ck, data)
+    if ck.problems:
+        raise TableError(ck.problems)
+    table = Table(str(data["ruleset"]["id"]), path, data, rows, variants)
+    # Resolve every variant under the defaults: catches tables that validate field by
+    # field but do not make a playable game.
+    for p in variants:
+        try:
+            table.resolve(p)
+        except TableError:
+            raise
+    return table
+
+
+def builtin_path(name: str) -> Path:
+    return Path(str(importlib.resources.files("chanspec.spec").joinpath(f"{name}.toml")))
+
+
+def builtin_names() -> list[str]:
+    root = importlib.resources.files("chanspec.spec")
+    return sorted(p.name[:-5] for p in root.iterdir() if p.name.endswith(".toml"))
+
+
+_CACHE: dict[str, Table] = {}
+
+
+def load(name_or_path: str = "family") -> Table:
+    """A built-in ruleset by name (``family``) or a table file by path."""
+    if name_or_path in _CACHE:
+        return _CACHE[name_or_path]
+    p = Path(name_or_path)
+    if not (p.suffix == ".toml" or p.exists()):
+        if name_or_path not in builtin_names():
+            raise TableError([Problem(name_or_path, "(ruleset)", "", "no such built-in ruleset "
+                                      f"or file; built-in: {', '.join(builtin_names())}")])
+        p = builtin_path(name_or_path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise TableError([Problem(str(p), "(file)", "", f"cannot read: {exc.strerror}")]) from None
+    except UnicodeDecodeError:
+        raise TableError([Problem(str(p), "(file)", "", "not UTF-8 text")]) from None
+    table = load_text(text, str(p) if p.is_absolute() and "site-packages" in str(p) else
+                      (p.name if p.parent == builtin_path("family").parent else str(p)))
+    _CACHE[name_or_path] = table
+    return table
+
+
+def rules(name: str = "family", players: int = 4, options: Mapping[str, str] | None = None) -> Rules:
+    return load(name).resolve(players, options)
+
+
+# --------------------------------------------------------------------------- resolving
+
+
+def _resolve(table: Table, variant: Variant, options: Mapping[str, str]) -> Rules:
+    d = table.data
+    deck = d["deck"]
+    faces = tuple(range(cards.NUM_FACES)) if deck["faces"] == "all" else tuple(
+        sorted({cards.parse(c) for c in deck["faces"]}))
+    in_deck = set(faces)
+    ca: list[list[list[str]]] = [[[] for _ in range(30)] for _ in range(30)]
+    nonspecial: list[list[bool]] = [[False] * 30 for _ in range(30)]
+    flag_special: list[list[bool]] = [[False] * 30 for _ in range(30)]
+
+    def add(a: int, b: int, rid: str, special: bool) -> None:
+        if a == b or a not in in_deck or b not in in_deck:
+            return
+        for x, y in ((a, b), (b, a)):
+            if rid not in ca[x][y]:
+                ca[x][y].append(rid)
+            if not special:
+                nonspecial[x][y] = True
+
+    for c in d["pairing"]["ca"]:
+        if "when" in c and not _cond_holds(c["when"], options):
+            continue
+        rid, kind, special = c["rule"], c["kind"], bool(c.get("special", False))
+        if kind == "same-rank":
+            for a in faces:
+                for b in faces:
+                    ra, rb = cards.rank_of(a), cards.rank_of(b)
+                    if ra is not None and ra == rb and a != b:
+                        add(a, b, rid, special)
+        elif kind in ("within-group", "pair"):
+            grp = [cards.parse(x) for x in c["faces"]]
+            excluded = {frozenset(cards.parse(x) for x in pr) for pr in c.get("except", [])}
+            for a in grp:
+                for b in grp:
+                    if a != b and frozenset((a, b)) not in excluded:
+                        add(a, b, rid, special)
+        elif kind == "special-flag":
+            grp = [cards.parse(x) for x in c["faces"]]
+            for a in grp:
+                for b in grp:
+                    if a != b:
+                        flag_special[a][b] = True
+    special = tuple(
+        tuple(bool(ca[a][b]) and (not nonspecial[a][b] or flag_special[a][b]) for b in range(30))
+        for a in range(30)
+    )
+    # connected classes of the cạ graph (singletons for faces with no cạ partner)
+    seen: set[int] = set()
+    comps: list[tuple[int, ...]] = []
+    for f in faces:
+        if f in seen:
+            continue
+        stack, comp = [f], []
+        seen.add(f)
+        while stack:
+            x = stack.pop()
+            comp.append(x)
+            for y in faces:
+                if ca[x][y] and y not in seen:
+                    seen.add(y)
+                    stack.append(y)
+        comps.append(tuple(sorted(comp)))
+    win = d["win"]
+    claims = {
+        (c["source"], c["claim"]): ClaimRule(_cond_holds(c["allowed"], options), c["rule"])
+        for c in d["claim"]
+    }
+    restrictions = []
+    for r in d["restriction"]:
+        bans = r["bans_by_value"][options[r["option"]]] if "option" in r else r["bans"]
+        restrictions.append(Restriction(r["rule"], r["trigger"], tuple(bans)))
+    rule_ids: dict[str, str] = {}
+    for section in ("win", "eating", "turn"):
+        for k, v in d[section].items():
+            if k.endswith("rule"):
+                rule_ids[f"{section}.{k}"] = v
+    rule_ids["pairing.chan_rule"] = d["pairing"]["chan_rule"]
+    rule_ids["claims.tie_break_rule"] = d["claims"]["tie_break_rule"]
+    rule_ids["claims.tie_break_option"] = d["claims"]["tie_break_option"]
+    rule_ids["deck.rule"] = deck["rule"]
+    for i, rid in enumerate(d["claims"].get("priority_rules", [])):
+        rule_ids[f"claims.priority_rules.{i}"] = rid
+    return Rules(
+        table=table,
+        variant=variant,
+        options=dict(options),
+        faces=faces,
+        copies=int(deck["copies"]),
+        red=frozenset(cards.parse(c) for c in deck.get("red", [])),
+        ca_rules=tuple(tuple(tuple(ca[a][b]) for b in range(30)) for a in range(30)),
+        special=special,
+        components=tuple(comps),
+        never_complete=frozenset(cards.parse(c) for c in win["never_complete"]),
+        never_complete_applies=frozenset(win["never_complete_applies"]),
+        claims=claims,
+        priority=tuple(tuple(t) for t in d["claims"]["priority"]),
+        restrictions=tuple(restrictions),
+        odd_group=frozenset(cards.parse(c) for c in d["eating"]["odd_group"]),
+        rule_ids=rule_ids,
+    )

@@ -1,0 +1,1 @@
+"""Rule tables (data only). The TOML files beside this file ship inside the wheel."""
