@@ -1,0 +1,876 @@
+"""The reference state machine of a hand of Bài Chắn, driven by a resolved rule table.
+
+In the spirit of OpenSpiel and python-chess: a `State` knows whose decision is pending
+(`pending()`: one seat, several seats in a claim window, ``chance`` before the deal, or
+nobody once terminal), its `legal_actions()`, how to `apply()` one, whether it
+`is_terminal()`, and its `outcome()`.  Every refusal is explained by rule ids of the
+table (`explain()`), and every legal action names the rules that allow it.
+
+How a hand flows (each step cites the table's rows; the ids are in spec/family.toml):
+
+* deal (chance): the opener gets one card more; the rest is the nọc, in order.
+* opening: the opener wins at once if the dealt hand is complete, or discards.
+* a *window* opens whenever a card appears at a gate: drawn from the nọc (``draw``),
+  discarded (``discard``) or given back after an out-of-turn chíu (``return``).  Every
+  seat that may claim it is pending; each answers once (a claim, or ``pass``).  When all
+  have answered, the highest claim wins: ù before chíu before eating, ties in seat order
+  from the gate (``claim-seat-order``).
+* a drawn card is offered to the drawer, then (if passed on) to the next seat; a
+  discarded or returned card to the seat whose turn it is.  A card nobody takes is dead
+  at its gate and the seat whose turn it is draws.
+* eating and in-turn chíu are followed by a discard; out-of-turn chíu by a return.
+* an empty nọc when a draw is due ends the hand drawn.
+
+The state is plain data (lists and ints); `copy()` is cheap and `to_json()` /
+`State.replay()` rebuild it from the deal and the action list.
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import cards
+from .table import Rules
+from .win import Group, WinEngine, engine
+
+CHANCE = "chance"
+
+
+class ActionError(ValueError):
+    """An action that is not legal here; `.rules` names the rule ids that forbid it."""
+
+    def __init__(self, message: str, rules: Sequence[str] = ()):
+        super().__init__(message)
+        self.rules = tuple(rules)
+
+
+@dataclass(frozen=True, order=True)
+class Action:
+    """One decision.  ``kind`` is one of:
+
+    ``u``        win on the card in the window (or, in the opening, on the dealt hand)
+    ``chiu-u``   win by chíu on the card in the window
+    ``chiu``     lay down four identical cards with the card in the window
+    ``eat``      eat the card in the window with ``card`` from the hand
+    ``reclaim``  take back one's own just-passed card and eat it with ``card``
+    ``pass``     no claim on the card in the window (for the seat whose turn it is: let
+                 it go)
+    ``discard``  discard ``card`` to one's own gate
+    ``return``   give ``card`` back to the interrupted gate after an out-of-turn chíu
+    ``timeout``  (environment) the pending ``seat`` stayed silent too long
+    """
+
+    kind: str
+    seat: int
+    card: int | None = None
+
+    def code(self) -> str:
+        c = "" if self.card is None else f" {cards.code(self.card)}"
+        return f"{self.seat}:{self.kind}{c}"
+
+    def as_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": self.kind, "seat": self.seat}
+        if self.card is not None:
+            d["card"] = cards.code(self.card)
+        return d
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> Action:
+        card = d.get("card")
+        return Action(str(d["type"]), int(d["seat"]), None if card is None else cards.parse(card))
+
+    @staticmethod
+    def parse(text: str) -> Action:
+        """``"2:eat 3n"`` -> Action("eat", 2, 3n)."""
+        seat, _, rest = text.partition(":")
+        kind, _, card = rest.strip().partition(" ")
+        return Action(kind, int(seat), cards.parse(card) if card.strip() else None)
+
+
+@dataclass(frozen=True)
+class Deal:
+    hands: tuple[tuple[int, ...], ...]
+    noc: tuple[int, ...]  # drawn from the front
+    opener: int = 0
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "hands": [cards.codes(h) for h in self.hands],
+            "noc": cards.codes(self.noc),
+            "opener": self.opener,
+        }
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> Deal:
+        return Deal(
+            tuple(tuple(cards.parse(c) for c in h) for h in d["hands"]),
+            tuple(cards.parse(c) for c in d["noc"]),
+            int(d.get("opener", 0)),
+        )
+
+
+def deal_random(rules: Rules, seed: int, opener: int = 0) -> Deal:
+    """A shuffled deal (chance step) reproducible from its seed."""
+    deck = [f for f in rules.faces for _ in range(rules.copies)]
+    random.Random(seed).shuffle(deck)
+    v = rules.variant
+    hands: list[tuple[int, ...]] = []
+    pos = 0
+    for seat in range(v.players):
+        k = v.opener_cards if seat == opener else v.other_cards
+        hands.append(tuple(sorted(deck[pos:pos + k])))
+        pos += k
+    return Deal(tuple(hands), tuple(deck[pos:]), opener)
+
+
+def check_deal(rules: Rules, deal: Deal) -> None:
+    """A clear error for a deal that does not fit the rules."""
+    v = rules.variant
+    if len(deal.hands) != v.players:
+        raise ActionError(f"the deal has {len(deal.hands)} hands; {v.players} players play",
+                          (v.rule,))
+    if not 0 <= deal.opener < v.players:
+        raise ActionError(f"opener {deal.opener} is not a seat 0..{v.players - 1}", (v.rule,))
+    for seat, h in enumerate(deal.hands):
+        want = v.opener_cards if seat == deal.opener else v.other_cards
+        if len(h) != want:
+            raise ActionError(f"seat {seat} is dealt {len(h)} cards; the rules deal {want}",
+                              (v.rule,))
+    cnt = cards.counts([f for h in deal.hands for f in h] + list(deal.noc))
+    for f in range(cards.NUM_FACES):
+        want = rules.copies if f in rules.faces else 0
+        if cnt[f] != want:
+            raise ActionError(f"{cards.name(f)} appears {cnt[f]} times in the deal and nọc; "
+                              f"the deck has {want}", (rules.rid("deck.rule"),))
+
+
+@dataclass
+class Window:
+    """A card face up at a gate, and the claims on it."""
+
+    card: int
+    gate: int  # the gate's owner: the seat whose own gate (cửa chì) holds the card
+    source: str  # draw | discard | return
+    turn: int  # the seat whose turn it is for this card (may eat it)
+    giver: int | None  # who put it there by discard/return (may not claim it)
+    second: bool = False  # a drawn card passed on by the drawer to the next seat
+    reclaimer: int | None = None  # the drawer who passed it, when reclaiming is allowed
+    reclaim_origin: int = -1  # history index of that pass (its bans are undone by reclaim)
+    options: dict[int, list[Action]] = field(default_factory=dict)  # seat -> claims
+    responses: dict[int, Action] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A ban a player's own past created."""
+
+    rule: str
+    ban: str
+    face: int | None
+    origin: int  # index in the history of the action that created it
+
+
+@dataclass(frozen=True)
+class Explanation:
+    legal: bool
+    rules: tuple[str, ...]
+    en: str
+    vi: str
+
+
+class State:
+    """One position of one hand."""
+
+    def __init__(self, rules: Rules, deal: Deal | None = None):
+        self.rules = rules
+        self.engine: WinEngine = engine(rules)
+        self.n = rules.players
+        self.deal: Deal | None = None
+        self.history: list[Action] = []
+        self.events: list[dict[str, Any]] = []
+        self.hands: list[list[int]] = [[0] * cards.NUM_FACES for _ in range(self.n)]
+        self.laid: list[list[Group]] = [[] for _ in range(self.n)]
+        self.laid_chan = [0] * self.n
+        self.dead: list[list[int]] = [[] for _ in range(self.n)]
+        self.noc: tuple[int, ...] = ()
+        self.noc_pos = 0
+        self.opener = 0
+        self.phase = CHANCE  # chance | opening | window | discard | return | over
+        self.actor: int | None = None  # for opening/discard/return
+        self.window: Window | None = None
+        self.interrupted: Window | None = None  # the window an out-of-turn chíu broke
+        self.marks: list[list[Mark]] = [[] for _ in range(self.n)]
+        self.discarded: list[set[int]] = [set() for _ in range(self.n)]
+        self.result: dict[str, Any] | None = None
+        if deal is not None:
+            self.apply_deal(deal)
+
+    # ------------------------------------------------------------------ setup
+    def apply_deal(self, deal: Deal) -> None:
+        if self.phase != CHANCE:
+            raise ActionError("the hand is already dealt")
+        check_deal(self.rules, deal)
+        self.deal = deal
+        self.opener = deal.opener
+        for seat, h in enumerate(deal.hands):
+            for f in h:
+                self.hands[seat][f] += 1
+        self.noc = deal.noc
+        self.phase = "opening"
+        self.actor = deal.opener
+        self._event({"type": "start", "opener": deal.opener})
+
+    @classmethod
+    def new(cls, rules: Rules, seed: int | None = None, deal: Deal | None = None,
+            opener: int = 0) -> State:
+        if deal is None and seed is not None:
+            deal = deal_random(rules, seed, opener)
+        return cls(rules, deal)
+
+    # ------------------------------------------------------------------ queries
+    def is_chance(self) -> bool:
+        return self.phase == CHANCE
+
+    def is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    def outcome(self) -> dict[str, Any] | None:
+        return self.result
+
+    def pending(self) -> tuple[int, ...]:
+        """Seats whose decision is awaited, in seat order."""
+        if self.phase in ("opening", "discard", "return"):
+            assert self.actor is not None
+            return (self.actor,)
+        if self.phase == "window":
+            assert self.window is not None
+            w = self.window
+            return tuple(sorted(s for s in w.options if s not in w.responses))
+        return ()
+
+    def is_stuck(self) -> bool:
+        """Non-terminal, not chance, and nobody may act: a deadlock of the rules."""
+        return self.phase not in ("over", CHANCE) and not self.legal_actions()
+
+    def noc_left(self) -> int:
+        return len(self.noc) - self.noc_pos
+
+    def hand_size(self, seat: int) -> int:
+        return sum(self.hands[seat]) + sum(len(g.faces) for g in self.laid[seat])
+
+    def held_faces(self, seat: int) -> list[int]:
+        """Every card the seat holds, laid-down ones included."""
+        return cards.expand(self.hands[seat]) + [f for g in self.laid[seat] for f in g.faces]
+
+    # ------------------------------------------------------------------ legality
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        if self.phase in ("over", CHANCE):
+            return []
+        acts: list[Action] = []
+        if self.phase == "window":
+            assert self.window is not None
+            for s, opts in sorted(self.window.options.items()):
+                if s in self.window.responses or (seat is not None and s != seat):
+                    continue
+                acts.extend(opts)
+                acts.append(Action("pass", s))
+        else:
+            assert self.actor is not None
+            if seat is not None and seat != self.actor:
+                return []
+            if self.phase == "opening":
+                if self._can_win_opening(self.actor):
+                    acts.append(Action("u", self.actor))
+                acts.extend(Action("discard", self.actor, f) for f in self._discardable(self.actor))
+            else:
+                acts.extend(Action(self.phase, self.actor, f)
+                            for f in self._discardable(self.actor))
+        if self.rules.option(self.rules.rid("turn.timeout_rule")) == "auto-pass":
+            for s in self.pending():
+                if seat is None or s == seat:
+                    if self._timeout_action(s) is not None:
+                        acts.append(Action("timeout", s))
+        return acts
+
+    def _discardable(self, seat: int) -> list[int]:
+        h = self.hands[seat]
+        faces = [f for f in self.rules.faces if h[f]]
+        ok = [f for f in faces if not self._discard_bans(seat, f)]
+        if ok or self.rules.option(self.rules.rid("turn.stuck_rule")) == "as-written":
+            return ok
+        return faces  # lift-bans: every card is banned, so any may go
+
+    def _discard_bans(self, seat: int, face: int) -> list[str]:
+        out = []
+        for m in self.marks[seat]:
+            if m.ban == "discard" and m.face == face:
+                out.append(m.rule)
+            elif m.ban == "discard-ca-pair":
+                if any(self.rules.is_ca(face, e) for e in self.discarded[seat]):
+                    out.append(m.rule)
+        return out
+
+    def _banned(self, seat: int, ban: str, face: int | None) -> list[str]:
+        return [m.rule for m in self.marks[seat]
+                if m.ban == ban and (m.face is None or m.face == face)]
+
+    def _can_win_opening(self, seat: int) -> bool:
+        return (not self._banned(seat, "win", None)
+                and self.engine.is_win(self.hands[seat], self.laid_chan[seat], None, "opening"))
+
+    def _split_rules(self, seat: int, x: int, y: int) -> tuple[list[str], list[str]]:
+        """(forbidding, allowing) rule ids for eating x with y as a cạ."""
+        h = self.hands[seat]
+        r = self.rules
+        if h[y] % 2 == 0:
+            return [], []
+        comp = next(c for c in r.components if y in c)
+        holds_ca = any(z != y and r.is_ca(y, z) and h[z] % 2 == 1 for z in comp)
+        if not holds_ca:
+            return [], []
+        group = r.odd_group
+        if y in group and sum(h[f] for f in group) % 2 == 1:
+            return [], [r.rid("eating.odd_group_exception_rule")]
+        return [r.rid("eating.no_split_rule")], []
+
+    def _claim_allowed(self, source: str, claim: str) -> tuple[bool, str]:
+        c = self.rules.claims[(source, claim)]
+        return c.allowed, c.rule
+
+    def _window_options(self, w: Window) -> dict[int, list[Action]]:
+        """Every claim each seat may make on the window's card (pass is implicit)."""
+        x = w.card
+        opts: dict[int, list[Action]] = {}
+        r = self.rules
+        u_ok = self._claim_allowed(w.source, "u")[0] and not w.second
+        chiu_ok = self._claim_allowed(w.source, "chiu")[0]
+        chiu_u_ok = self._claim_allowed(w.source, "chiu-u")[0] and not w.second
+        eat_ok = self._claim_allowed(w.source, "eat")[0]
+        for s in range(self.n):
+            if s == w.giver:
+                continue
+            h = self.hands[s]
+            acts: list[Action] = []
+            in_turn = s == w.turn
+            if w.second and not in_turn and s != w.reclaimer:
+                continue
+            if (u_ok or (chiu_u_ok and h[x] >= 3)) and not self._banned(s, "win", None):
+                if u_ok and self.engine.is_win(h, self.laid_chan[s], x, "u"):
+                    acts.append(Action("u", s))
+                if (chiu_u_ok and h[x] >= 3 and not self._banned(s, "chiu", x)
+                        and self.engine.is_win(h, self.laid_chan[s], x, "chiu-u")):
+                    acts.append(Action("chiu-u", s))
+            if chiu_ok and h[x] >= 3 and not self._banned(s, "chiu", x):
+                if not w.second or in_turn:
+                    acts.append(Action("chiu", s))
+            if eat_ok and in_turn and not (w.source == "draw" and not w.second and
+                                           self._drawer_may_not_eat()):
+                acts.extend(Action("eat", s, y) for y in self._eat_partners(s, x))
+            if s == w.reclaimer:
+                acts = [Action("reclaim", s, y) for y in self._eat_partners(s, x)]
+            if acts:
+                opts[s] = acts
+        return opts
+
+    def _drawer_may_not_eat(self) -> bool:
+        return self.rules.option(self.rules.rid("turn.drawn_offer_rule")) == "next-only"
+
+    def _eat_partners(self, s: int, x: int) -> list[int]:
+        h = self.hands[s]
+        out = []
+        for y in self.rules.faces:
+            if not h[y]:
+                continue
+            if y == x:
+                if not self._banned(s, "eat-chan", x):
+                    out.append(y)
+            elif self.rules.is_ca(x, y):
+                if not self._banned(s, "eat-ca", x) and not self._split_rules(s, x, y)[0]:
+                    out.append(y)
+        return out
+
+    # ------------------------------------------------------------------ explanations
+    def explain(self, action: Action) -> Explanation:
+        """Why an action is legal (the rules that allow it) or not (those that forbid it)."""
+        legal = action in self.legal_actions()
+        rules, en, vi = self._reasons(action, legal)
+        return Explanation(legal, tuple(dict.fromkeys(rules)), en, vi)
+
+    def candidate_actions(self, seat: int) -> list[Action]:
+        """Every action of a form the seat could conceivably take now, legal or not."""
+        out: list[Action] = []
+        held = [f for f in self.rules.faces if self.hands[seat][f]]
+        if self.phase == "window":
+            assert self.window is not None
+            out += [Action("u", seat), Action("chiu-u", seat), Action("chiu", seat)]
+            out += [Action("eat", seat, y) for y in held]
+            out.append(Action("pass", seat))
+        elif self.phase in ("opening", "discard", "return"):
+            if self.phase == "opening":
+                out.append(Action("u", seat))
+            kind = "return" if self.phase == "return" else "discard"
+            out += [Action(kind, seat, f) for f in held]
+        return out
+
+    def _reasons(self, a: Action, legal: bool) -> tuple[list[str], str, str]:
+        r = self.rules
+        rid = r.rid
+        s = a.seat
+        if self.phase == "over":
+            return ([rid("turn.reveal_rule")], "the hand is over", "ván đã kết thúc")
+        if self.phase == CHANCE:
+            return ([rid("deck.rule")], "the cards are not dealt yet", "chưa chia bài")
+        pending = self.pending()
+        if s not in pending and a.kind != "timeout":
+            if self.phase == "window" and self.window is not None and s in self.window.responses:
+                return ([rid("claims.tie_break_rule")], "this seat has already answered",
+                        "người này đã trả lời")
+            return ([rid("turn.direction_rule")], "it is not this seat's decision now",
+                    "chưa đến lượt người này")
+        h = self.hands[s]
+        if a.kind == "timeout":
+            if legal:
+                return ([rid("turn.timeout_rule")], "the silent seat is taken to pass",
+                        "người im lặng bị coi như bỏ qua")
+            return ([rid("turn.timeout_rule")], "the table sets no deadline for silent players",
+                    "luật bàn chưa có thời hạn cho người im lặng")
+        if self.phase in ("opening", "discard", "return"):
+            if a.kind == "u" and self.phase == "opening":
+                if legal:
+                    return ([rid("turn.opening_win_rule"), rid("win.rule")],
+                            "the dealt hand is complete", "bài chia đã ù")
+                v = self.engine.judge(self.held_faces(s), self.laid[s], None, "opening")
+                return (list(v.rules), v.reason_en, v.reason_vi)
+            if a.kind not in ("discard", "return") or a.kind != (
+                    "return" if self.phase == "return" else "discard"):
+                return ([rid("eating.rule") if self.phase == "discard" else
+                         rid("turn.chiu_return_rule")],
+                        f"a {'return' if self.phase == 'return' else 'discard'} is due now",
+                        "bây giờ phải " + ("trả cửa" if self.phase == "return" else "đánh một quân"))
+            if a.card is None or not h[a.card]:
+                return ([rid("eating.rule")], "that card is not in the concealed hand",
+                        "quân đó không có trên tay")
+            bans = self._discard_bans(s, a.card)
+            if legal:
+                why = [rid("turn.opener_rule") if self.phase == "opening" else
+                       rid("turn.chiu_return_rule") if self.phase == "return" else
+                       rid("turn.discard_rule")]
+                if bans:
+                    why += [rid("turn.stuck_rule")]
+                if self.phase == "opening" and self._can_win_opening(s):
+                    why += ["opening-discard-declines"]
+                return (why, "allowed", "được phép")
+            return (bans or [rid("turn.stuck_rule")],
+                    f"{cards.name(a.card)} may not be discarded by this player now",
+                    f"người này không được đánh {cards.name(a.card)} lúc này")
+        assert self.window is not None
+        w = self.window
+        x = w.card
+        if a.kind == "pass":
+            return ([rid("turn.chiu_optional_rule")], "a claim is never compulsory",
+                    "không bắt buộc phải nhận quân")
+        if a.kind in ("u", "chiu-u"):
+            ok, why = self._claim_allowed(w.source, a.kind)
+            if not ok or (w.second and a.kind in ("u", "chiu-u")):
+                return ([why], f"a {w.source} card does not allow {a.kind} here",
+                        f"quân {w.source} không cho phép {a.kind} ở đây")
+            if s == w.giver:
+                return ([rid("turn.discard_rule")], "nobody claims the card they gave",
+                        "không ai nhận lại quân chính mình vừa đưa ra")
+            b = self._banned(s, "win", None)
+            if b:
+                return (b, "this player declined ù earlier in the hand",
+                        "người này đã bỏ ù trước đó trong ván")
+            if a.kind == "chiu-u" and h[x] < 3:
+                return ([rid("turn.chiu_rule")], "chíu needs three identical cards in the hand",
+                        "Chíu cần giữ ba quân giống hệt")
+            if a.kind == "chiu-u" and self._banned(s, "chiu", x):
+                return (self._banned(s, "chiu", x), "this face is banned for chíu",
+                        "mặt này bị cấm Chíu")
+            v = self.engine.judge(self.held_faces(s), self.laid[s], x, a.kind)  # type: ignore[arg-type]
+            return ([why] + list(v.rules), v.reason_en, v.reason_vi)
+        if a.kind == "chiu":
+            ok, why = self._claim_allowed(w.source, "chiu")
+            if not ok:
+                return ([why], "this card does not allow chíu", "quân này không cho Chíu")
+            if s == w.giver:
+                return ([rid("turn.discard_rule")], "nobody claims the card they gave",
+                        "không ai nhận lại quân chính mình vừa đưa ra")
+            if h[x] < 3:
+                return ([rid("turn.chiu_rule")], "chíu needs three identical cards in the hand",
+                        "Chíu cần giữ ba quân giống hệt")
+            b = self._banned(s, "chiu", x)
+            if b:
+                return (b, f"chíu of {cards.name(x)} is banned for this player",
+                        f"người này bị cấm Chíu {cards.name(x)}")
+            if w.second and s != w.turn:
+                return ([rid("turn.drawn_offer_rule")], "the card has passed on to the next seat",
+                        "quân đã chuyển cho người kế tiếp")
+            extra = [] if s == w.turn else [rid("turn.chiu_return_rule")]
+            return ([why, rid("turn.chiu_optional_rule")] + extra, "allowed", "được phép")
+        if a.kind in ("eat", "reclaim"):
+            y = a.card
+            if a.kind == "reclaim" and s != w.reclaimer:
+                return ([rid("turn.reclaim_rule")], "only the seat that just passed the card "
+                        "may take it back, and only when the table allows it",
+                        "chỉ người vừa chuyển quân mới được nhận lại, khi luật cho phép")
+            if a.kind == "eat" and s != w.turn:
+                return ([rid("eating.rule")], "only the seat whose turn it is may eat this card",
+                        "chỉ người đến lượt mới được ăn quân này")
+            ok, why = self._claim_allowed(w.source, "eat")
+            if not ok:
+                return ([why], "this card cannot be eaten", "quân này không ăn được")
+            if w.source == "draw" and not w.second and self._drawer_may_not_eat():
+                return ([rid("turn.drawn_offer_rule")], "the drawer may not eat their own draw",
+                        "người bốc không được ăn quân mình bốc")
+            if y is None or not h[y]:
+                return ([rid("eating.rule")], "the partner card is not in the concealed hand",
+                        "quân ghép không có trên tay")
+            if y == x:
+                b = self._banned(s, "eat-chan", x)
+                if b:
+                    return (b, f"eating {cards.name(x)} is banned for this player",
+                            f"người này bị cấm ăn {cards.name(x)}")
+                return ([why, r.rid("pairing.chan_rule")], "allowed as a chắn", "ăn thành Chắn")
+            if not r.is_ca(x, y):
+                return ([rid("pairing.chan_rule")] + list(r.ca_rules[x][y]) +
+                        ["ca-same-rank"],
+                        f"{cards.name(x)} and {cards.name(y)} form neither chắn nor cạ",
+                        f"{cards.name(x)} và {cards.name(y)} không thành Chắn hay Cạ")
+            b = self._banned(s, "eat-ca", x)
+            if b:
+                return (b, f"eating {cards.name(x)} as a cạ is banned for this player",
+                        f"người này bị cấm ăn {cards.name(x)} thành Cạ")
+            forbid, allow = self._split_rules(s, x, y)
+            if forbid:
+                return (forbid, f"{cards.name(y)} sits in a cạ in the hand; it may not be split",
+                        f"{cards.name(y)} đang nằm trong một Cạ trên tay, không được tách")
+            return ([why] + list(r.ca_rules[x][y]) + [rid("eating.ca_before_min_chan_rule")] +
+                    allow, "allowed as a cạ", "ăn thành Cạ")
+        return ([rid("eating.rule")], f"unknown action {a.kind!r}", f"hành động lạ {a.kind!r}")
+
+    # ------------------------------------------------------------------ applying
+    def apply(self, action: Action) -> None:
+        """Apply a legal action (raises ActionError with the forbidding rule ids if not)."""
+        if action not in self.legal_actions():
+            e = self.explain(action)
+            raise ActionError(f"illegal action {action.code()}: {e.en}", e.rules)
+        self.history.append(action)
+        self._event(action.as_json())
+        if action.kind == "timeout":
+            t = self._timeout_action(action.seat)
+            assert t is not None
+            action = t
+            self._event({"type": "timeout-as", **action.as_json()})
+        k = action.kind
+        s = action.seat
+        if self.phase == "opening":
+            if k == "u":
+                self._win(s, "opening", None)
+                return
+            if self._can_win_opening(s):
+                self._mark(s, "opening-discard-declines", "win", None)
+            self._discard(s, action.card)  # type: ignore[arg-type]
+            return
+        if self.phase == "discard":
+            self._discard(s, action.card)  # type: ignore[arg-type]
+            return
+        if self.phase == "return":
+            self._return(s, action.card)  # type: ignore[arg-type]
+            return
+        assert self.window is not None
+        self.window.responses[s] = action
+        if not self.pending():
+            self._resolve()
+
+    def child(self, action: Action) -> State:
+        c = self.copy()
+        c.apply(action)
+        return c
+
+    def _timeout_action(self, seat: int) -> Action | None:
+        """What a silent seat is taken to do when the table allows timeouts."""
+        if self.phase == "window":
+            return Action("pass", seat)
+        if self.phase in ("opening", "discard", "return") and seat == self.actor:
+            kind = "return" if self.phase == "return" else "discard"
+            faces = self._discardable(seat)
+            return Action(kind, seat, faces[0]) if faces else None
+        return None
+
+    def _event(self, e: dict[str, Any]) -> None:
+        self.events.append(e)
+
+    def _mark(self, seat: int, rule: str, ban: str, face: int | None) -> None:
+        self.marks[seat].append(Mark(rule, ban, face, len(self.history) - 1))
+
+    def _trigger(self, seat: int, trigger: str, face: int | None) -> None:
+        for r in self.rules.restrictions:
+            if r.trigger == trigger:
+                for ban in r.bans:
+                    self._mark(seat, r.rule, ban, None if ban in ("win", "discard-ca-pair")
+                               else face)
+
+    def _discard(self, s: int, f: int) -> None:
+        self.hands[s][f] -= 1
+        self._trigger(s, "discard", f)
+        self.discarded[s].add(f)
+        self._open(Window(f, s, "discard", (s + 1) % self.n, s))
+
+    def _return(self, s: int, f: int) -> None:
+        self.hands[s][f] -= 1
+        self._trigger(s, "discard", f)
+        self.discarded[s].add(f)
+        old = self.interrupted
+        assert old is not None
+        self.interrupted = None
+        self._event({"type": "returned", "seat": s, "card": cards.code(f), "gate": old.gate})
+        self._open(Window(f, old.gate, "return", old.turn, s, second=old.second))
+
+    def _open(self, w: Window) -> None:
+        self.phase = "window"
+        self.actor = None
+        self.window = w
+        w.options = self._window_options(w)
+        if not w.options:
+            self._resolve()
+
+    def _tier(self, kind: str) -> int:
+        for i, tier in enumerate(self.rules.priority):
+            if kind in tier:
+                return i
+        raise AssertionError(kind)
+
+    def _seat_order(self, w: Window) -> list[int]:
+        start = w.gate if self.rules.option(self.rules.rid("claims.tie_break_option")) \
+            == "owner-first" else (w.gate + 1) % self.n
+        return [(start + i) % self.n for i in range(self.n)]
+
+    def _resolve(self) -> None:
+        w = self.window
+        assert w is not None
+        x = w.card
+        # declining: anyone who could win on this card and did not claim it
+        for s, opts in w.options.items():
+            wins = [a for a in opts if a.kind in ("u", "chiu-u")]
+            resp = w.responses.get(s)
+            if wins and (resp is None or resp.kind not in ("u", "chiu-u")):
+                self._trigger(s, "decline-u", None)
+        claims = [a for a in w.responses.values() if a.kind != "pass"]
+        if claims:
+            order = self._seat_order(w)
+            best = min(claims, key=lambda a: (self._tier(a.kind), order.index(a.seat)))
+        else:
+            best = None
+        # passing a card one could eat creates bans (for the seat whose turn it was)
+        t = w.turn
+        resp = w.responses.get(t)
+        took = best is not None and best.seat == t
+        if t in w.options and not took and (resp is None or resp.kind == "pass"):
+            h = self.hands[t]
+            eats = [a for a in w.options[t] if a.kind == "eat"]
+            if any(a.card == x for a in eats):
+                self._trigger(t, "pass-could-chan", x)
+            if any(a.card != x for a in eats):
+                self._trigger(t, "pass-could-ca", x)
+            del h  # (bans recorded)
+        if best is None:
+            self._let_go(w)
+            return
+        k, s = best.kind, best.seat
+        if k in ("u", "chiu-u"):
+            self._win(s, k, x)
+            return
+        if k == "chiu":
+            self.hands[s][x] -= 3
+            self.laid[s].append(Group("chiu", (x, x, x, x)))
+            self.laid_chan[s] += 2
+            self._event({"type": "laid", "seat": s, "group": cards.codes((x,) * 4)})
+            if s == w.turn:
+                self.window = None
+                self.phase, self.actor = "discard", s
+            else:
+                self.interrupted = w
+                self.window = None
+                self.phase, self.actor = "return", s
+            return
+        # eat or reclaim
+        y = best.card
+        assert y is not None
+        if k == "reclaim":
+            self.marks[s] = [m for m in self.marks[s] if m.origin != w.reclaim_origin]
+        self.hands[s][y] -= 1
+        g = Group("chan", (x, x)) if y == x else Group("ca", tuple(sorted((x, y))))
+        self.laid[s].append(g)
+        self.laid_chan[s] += g.chan
+        self._event({"type": "laid", "seat": s, "group": cards.codes(g.faces)})
+        if g.kind == "ca":
+            self._trigger(s, "eat-ca", x)
+        self.window = None
+        self.phase, self.actor = "discard", s
+
+    def _let_go(self, w: Window) -> None:
+        """Nobody took the card: pass it on, or let it die and draw."""
+        if w.gate == w.turn and not w.second:
+            # the drawer (or the interrupted drawer) passes it on to the next seat
+            nxt = Window(w.card, w.gate, w.source, (w.gate + 1) % self.n, w.giver, second=True)
+            if self.rules.option(self.rules.rid("turn.reclaim_rule")) == "before-next-acts":
+                nxt.reclaimer = w.gate
+                nxt.reclaim_origin = len(self.history) - 1
+            self._event({"type": "passed-on", "card": cards.code(w.card), "to": nxt.turn})
+            self._open(nxt)
+            return
+        self.dead[w.gate].append(w.card)
+        self._event({"type": "dead", "card": cards.code(w.card), "gate": w.gate})
+        self.window = None
+        self._draw(w.turn)
+
+    def _draw(self, s: int) -> None:
+        if self.noc_pos >= len(self.noc):
+            self.phase, self.actor, self.window = "over", None, None
+            self.result = {"result": "draw", "winner": None,
+                           "rules": [self.rules.rid("turn.exhausted_rule"),
+                                     self.rules.rid("turn.recycle_rule")]}
+            self._event({"type": "end", "result": "draw"})
+            return
+        f = self.noc[self.noc_pos]
+        self.noc_pos += 1
+        self._event({"type": "draw", "seat": s, "card": cards.code(f)})
+        self._open(Window(f, s, "draw", s, None))
+
+    def _win(self, s: int, kind: str, card: int | None) -> None:
+        held = self.held_faces(s)
+        v = self.engine.judge(held, self.laid[s], card, kind)  # type: ignore[arg-type]
+        assert v.win, (s, kind, card, v)
+        if card is not None:  # the winner takes the card
+            self.hands[s][card] += 1
+        self.phase, self.actor, self.window = "over", None, None
+        self.result = {
+            "result": "win",
+            "winner": s,
+            "kind": kind,
+            "card": None if card is None else cards.code(card),
+            "chan": v.chan,
+            "hand": [cards.codes(g) for g in (v.groups or ())],
+            "next_opener": s,
+            "rules": list(v.rules) + [self.rules.rid("turn.reveal_rule"),
+                                      self.rules.rid("turn.next_opener_rule")],
+        }
+        self._event({"type": "end", "result": "win", "seat": s, "kind": kind,
+                     "card": self.result["card"], "hand": self.result["hand"]})
+
+    # ------------------------------------------------------------------ identity
+    def copy(self) -> State:
+        c = State.__new__(State)
+        c.rules, c.engine, c.n, c.deal = self.rules, self.engine, self.n, self.deal
+        c.history = list(self.history)
+        c.events = list(self.events)
+        c.hands = [list(h) for h in self.hands]
+        c.laid = [list(g) for g in self.laid]
+        c.laid_chan = list(self.laid_chan)
+        c.dead = [list(d) for d in self.dead]
+        c.noc, c.noc_pos, c.opener = self.noc, self.noc_pos, self.opener
+        c.phase, c.actor = self.phase, self.actor
+        c.window = _copy.deepcopy(self.window)
+        c.interrupted = _copy.deepcopy(self.interrupted)
+        c.marks = [list(m) for m in self.marks]
+        c.discarded = [set(d) for d in self.discarded]
+        c.result = None if self.result is None else dict(self.result)
+        return c
+
+    def fingerprint(self) -> tuple[Any, ...]:
+        """Everything that decides the future of the hand (not the dead cards' order nor
+        the history): equal fingerprints have equal futures."""
+        w = self.window
+        wkey = None if w is None else (
+            w.card, w.gate, w.source, w.turn, w.giver, w.second, w.reclaimer,
+            tuple(sorted((s, a) for s, a in w.responses.items())))
+        ikey = None if self.interrupted is None else (
+            self.interrupted.gate, self.interrupted.turn, self.interrupted.second)
+        return (
+            self.phase, self.actor, wkey, ikey, self.noc_pos,
+            tuple(tuple(h) for h in self.hands),
+            tuple(tuple(sorted(g.faces for g in gs)) for gs in self.laid),
+            tuple(frozenset((m.rule, m.ban, m.face) for m in ms) for ms in self.marks),
+            tuple(frozenset(d) for d in self.discarded),
+            None if self.result is None else (self.result.get("winner"),
+                                              self.result.get("kind")),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.to_json() == other.to_json()
+
+    def __hash__(self) -> int:
+        return hash(self.fingerprint())
+
+    def to_json(self) -> dict[str, Any]:
+        """Deal + options + actions: enough to rebuild the state exactly."""
+        return {
+            "ruleset": self.rules.table.id,
+            "players": self.n,
+            "options": dict(sorted(self.rules.options.items())),
+            "deal": None if self.deal is None else self.deal.as_json(),
+            "actions": [a.as_json() for a in self.history],
+        }
+
+    @staticmethod
+    def replay(rules: Rules, deal: Deal, actions: Iterable[Action]) -> State:
+        st = State(rules, deal)
+        for a in actions:
+            st.apply(a)
+        return st
+
+    @staticmethod
+    def from_json(d: dict[str, Any], table: Any = None) -> State:
+        from . import table as table_mod
+
+        t = table or table_mod.load(d.get("ruleset", "family"))
+        rules = t.resolve(int(d["players"]), d.get("options") or {})
+        return State.replay(rules, Deal.from_json(d["deal"]),
+                            (Action.from_json(a) for a in d.get("actions", [])))
+
+    # ------------------------------------------------------------------ census
+    def census(self) -> list[int]:
+        """How many copies of each face are anywhere: hands, laid, gates, window, nọc."""
+        c = [0] * cards.NUM_FACES
+        for s in range(self.n):
+            for f in range(cards.NUM_FACES):
+                c[f] += self.hands[s][f]
+            for g in self.laid[s]:
+                for f in g.faces:
+                    c[f] += 1
+            for f in self.dead[s]:
+                c[f] += 1
+        for f in self.noc[self.noc_pos:]:
+            c[f] += 1
+        if self.window is not None:
+            c[self.window.card] += 1
+        return c
+
+    def expected_hand_size(self, seat: int) -> int:
+        v = self.rules.variant
+        if self.phase == CHANCE:
+            return 0
+        if self.phase == "opening":
+            return v.opener_cards if seat == self.opener else v.other_cards
+        if self.phase in ("discard", "return") and seat == self.actor:
+            return v.other_cards + 1
+        if self.phase == "over" and self.result and self.result.get("winner") == seat:
+            return self.hand_size(seat)  # the winner took the card
+        return v.other_cards
+
+
+def random_playout(state: State, rng: random.Random, max_steps: int = 10_000) -> State:
+    """Play uniformly random legal actions until the hand ends or is stuck."""
+    for _ in range(max_steps):
+        if state.is_terminal():
+            return state
+        acts = state.legal_actions()
+        if not acts:
+            return state
+        state.apply(rng.choice(acts))
+    raise RuntimeError(f"no end after {max_steps} steps: {state.to_json()}")

@@ -1,0 +1,407 @@
+"""The winning-hand engine: is a hand complete (ù), and with how many chắn?
+
+Exact and fast, by precomputed tables over the *classes* of the cạ graph.
+
+Two faces can only be paired (as chắn or cạ) when they lie in the same connected class
+of the cạ graph the rule table defines: each rank's three suits, and, in the family's
+rules, the group of six (three Nhất, Chi Chi, Lão, Thang).  A hand therefore decomposes
+class by class, and the largest number of chắn in a complete decomposition is the sum of
+the per-class maxima.  For each class we precompute, for every count vector, that
+maximum (``best``) and the maximum when one given card must end up in an allowed final
+pair (``final``).  A win decision is then a handful of table lookups.
+
+Restrictions come from the table, never from this code: which pairs are cạ and which of
+those are special, the faces that may never complete ù, and whether a special cạ may be
+the final pair.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from . import cards
+from .table import Rules
+
+NONE = -1  # "no complete decomposition" in the tables
+WinKind = Literal["u", "chiu-u", "opening"]
+
+
+class HandError(ValueError):
+    """Input that is not a possible hand (too many copies, a laid group not held...)."""
+
+
+@dataclass(frozen=True)
+class Group:
+    """A laid-down group: a chắn, a cạ, or a chíu of four identical cards."""
+
+    kind: Literal["chan", "ca", "chiu"]
+    faces: tuple[int, ...]
+
+    @property
+    def chan(self) -> int:
+        return {"chan": 1, "ca": 0, "chiu": 2}[self.kind]
+
+
+def group_of(faces: Sequence[int], rules: Rules) -> Group:
+    """Classify cards laid down together; a clear error if they are no group."""
+    fs = tuple(sorted(faces))
+    if len(fs) == 4 and len(set(fs)) == 1:
+        return Group("chiu", fs)
+    if len(fs) == 2 and fs[0] == fs[1]:
+        return Group("chan", fs)
+    if len(fs) == 2 and rules.is_ca(fs[0], fs[1]):
+        return Group("ca", fs)
+    shown = " + ".join(cards.name(f) for f in fs)
+    raise HandError(
+        f"{shown} is not a group that can be laid down: expected a chắn (two identical cards), "
+        "a cạ allowed by the table, or a chíu (four identical cards)"
+    )
+
+
+@dataclass(frozen=True)
+class Verdict:
+    win: bool
+    chan: int | None  # largest chắn count over admissible complete decompositions
+    groups: tuple[tuple[int, ...], ...] | None  # one decomposition reaching it
+    rules: tuple[str, ...]  # rule ids that decided (refused, or allowed) it
+    reason_en: str
+    reason_vi: str
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "win": self.win,
+            "chan": self.chan,
+            "pairs": None if self.groups is None else [cards.codes(g) for g in self.groups],
+            "rules": list(self.rules),
+        }
+
+
+class _ClassTable:
+    """Precomputed maxima for one class of faces."""
+
+    __slots__ = ("faces", "index", "weights", "best", "final", "ca", "special")
+
+    def __init__(self, faces: tuple[int, ...], rules: Rules):
+        k = len(faces)
+        self.faces = faces
+        self.index = {f: i for i, f in enumerate(faces)}
+        base = rules.copies + 1
+        self.weights = tuple(base**i for i in range(k))
+        self.ca = tuple(tuple(rules.is_ca(a, b) for b in faces) for a in faces)
+        self.special = tuple(tuple(rules.is_special(a, b) for b in faces) for a in faces)
+        self.best, self.final = _tables(k, rules.copies, self.ca, self.special)
+
+    def key(self, counts: Sequence[int]) -> int:
+        return sum(counts[f] * w for f, w in zip(self.faces, self.weights, strict=True))
+
+
+@lru_cache(maxsize=64)
+def _tables(
+    k: int,
+    copies: int,
+    ca: tuple[tuple[bool, ...], ...],
+    special: tuple[tuple[bool, ...], ...],
+) -> tuple[list[int], list[list[int]]]:
+    base = copies + 1
+    size = base**k
+    w = [base**i for i in range(k)]
+    best = [NONE] * size
+    best[0] = 0
+    # Keys in increasing order: every key we subtract to is smaller, so already done.
+    for key in range(1, size):
+        v = [(key // w[i]) % base for i in range(k)]
+        i = next(j for j in range(k) if v[j])
+        top = NONE
+        if v[i] >= 2 and best[key - 2 * w[i]] != NONE:
+            top = best[key - 2 * w[i]] + 1
+        for j in range(k):
+            if j != i and v[j] and ca[i][j]:
+                b = best[key - w[i] - w[j]]
+                if b > top:
+                    top = b
+        best[key] = top
+    final = [[NONE] * size for _ in range(k)]
+    for key in range(1, size):
+        v = [(key // w[i]) % base for i in range(k)]
+        for i in range(k):
+            if not v[i]:
+                continue
+            top = NONE
+            if v[i] >= 2 and best[key - 2 * w[i]] != NONE:
+                top = best[key - 2 * w[i]] + 1
+            for j in range(k):
+                if j != i and v[j] and ca[i][j] and not special[i][j]:
+                    b = best[key - w[i] - w[j]]
+                    if b > top:
+                        top = b
+            final[i][key] = top
+    return best, final
+
+
+class WinEngine:
+    """Decides ù for one resolved rule set."""
+
+    def __init__(self, rules: Rules):
+        self.rules = rules
+        self.classes = tuple(_ClassTable(c, rules) for c in rules.components)
+        self.class_of: dict[int, _ClassTable] = {f: t for t in self.classes for f in t.faces}
+        self.need_cards = 2 * rules.pairs
+        self.min_chan = rules.min_chan
+        self.never = rules.never_complete
+        self.never_applies = rules.never_complete_applies
+        r = rules.rule_ids
+        self.r_shape = r["win.rule"]
+        self.r_counts = r["win.counts_rule"]
+        self.r_never = r["win.never_complete_rule"]
+        self.r_final = r["win.special_ca_final_rule"]
+        self.r_chiu = r["turn.chiu_counts_rule"]
+        # flat lists for the fast path
+        self._keys_spec = tuple((t.best, tuple(zip(t.faces, t.weights, strict=True)))
+                                for t in self.classes)
+
+    # ------------------------------------------------------------------ fast path
+    def concealed_best(self, counts: Sequence[int]) -> int:
+        """Largest chắn count over complete decompositions of concealed counts (NONE if none)."""
+        total = 0
+        for best, fw in self._keys_spec:
+            key = 0
+            for f, w in fw:
+                key += counts[f] * w
+            b = best[key]
+            if b < 0:
+                return NONE
+            total += b
+        return total
+
+    def is_win(self, concealed: Sequence[int], laid_chan: int, candidate: int | None,
+               kind: WinKind = "u") -> bool:
+        """Fast decision. `concealed` holds counts per face *without* the candidate;
+        `laid_chan` is the chắn already laid down (a chíu counts 2).  Card totals are
+        the caller's to keep right (the machine does)."""
+        if candidate is None:
+            b = self.concealed_best(concealed)
+            return b >= 0 and b + laid_chan >= self.min_chan
+        if candidate in self.never and kind in self.never_applies:
+            return False
+        t = self.class_of[candidate]
+        total = laid_chan
+        for other in self.classes:
+            if other is t:
+                continue
+            key = 0
+            for f, w in zip(other.faces, other.weights, strict=True):
+                key += concealed[f] * w
+            b = other.best[key]
+            if b < 0:
+                return False
+            total += b
+        key = t.key(concealed)
+        i = t.index[candidate]
+        if kind == "chiu-u":
+            if concealed[candidate] < 3:
+                return False
+            b = t.best[key - 3 * t.weights[i]]
+            return b >= 0 and total + b + 2 >= self.min_chan
+        b = t.final[i][key + t.weights[i]]
+        return b >= 0 and total + b >= self.min_chan
+
+    # ------------------------------------------------------------------ full verdict
+    def judge(
+        self,
+        hand: Iterable[int],
+        laid: Sequence[Group] = (),
+        candidate: int | None = None,
+        kind: WinKind = "u",
+    ) -> Verdict:
+        """Full verdict with a decomposition and the deciding rule ids.
+
+        `hand` is every card held before the candidate, laid-down ones included; `laid`
+        lists the laid-down groups among them.  `kind` is ``u`` (take the candidate),
+        ``chiu-u`` (the candidate is the fourth of three concealed copies) or
+        ``opening`` (the dealt hand itself, no candidate).
+        """
+        held = cards.counts(hand)
+        concealed = list(held)
+        for g in laid:
+            for f in g.faces:
+                concealed[f] -= 1
+        for f in range(cards.NUM_FACES):
+            if concealed[f] < 0:
+                raise HandError(f"a laid-down group uses {cards.name(f)} more often than the "
+                                "hand holds it; list laid cards in the hand too")
+        if candidate is not None:
+            held[candidate] += 1
+        for f in range(cards.NUM_FACES):
+            if held[f] > self.rules.copies:
+                raise HandError(f"{cards.name(f)} appears {held[f]} times; the deck has only "
+                                f"{self.rules.copies}")
+            if held[f] and f not in self.rules.faces:
+                raise HandError(f"{cards.name(f)} is not in this ruleset's deck")
+        if kind == "opening" and candidate is not None:
+            raise HandError("an opening win has no completing card")
+        if kind != "opening" and candidate is None:
+            raise HandError("a win needs the card that would complete the hand (--with)")
+        laid_chan = sum(g.chan for g in laid)
+        n = sum(held)
+        fixed = [g.faces for g in laid]
+        if n != self.need_cards:
+            return self._no(
+                None, None, (self.r_shape,),
+                f"{n} cards cannot make {self.rules.pairs} pairs: a complete hand has "
+                f"exactly {self.need_cards}",
+                f"{n} quân không thể thành {self.rules.pairs} đôi: bài ù có đúng "
+                f"{self.need_cards} quân",
+            )
+        refused_card = (candidate is not None and candidate in self.never
+                        and kind in self.never_applies)
+        if kind == "chiu-u":
+            assert candidate is not None
+            if concealed[candidate] < 3:
+                raise HandError(f"chíu-ù on {cards.name(candidate)} needs three concealed copies")
+            rest = list(concealed)
+            rest[candidate] -= 3
+            b = self.concealed_best(rest)
+            chan = None if b < 0 else b + laid_chan + 2
+            groups = None if b < 0 else tuple(fixed) + ((candidate,) * 4,) + self._decompose(rest)
+            rules_used: tuple[str, ...] = (self.r_shape, self.r_counts, self.r_chiu)
+            final_blocked = False
+        elif kind == "opening":
+            b = self.concealed_best(concealed)
+            chan = None if b < 0 else b + laid_chan
+            groups = None if b < 0 else tuple(fixed) + self._decompose(concealed)
+            rules_used = (self.r_shape, self.r_counts)
+            final_blocked = False
+        else:
+            assert candidate is not None
+            full = list(concealed)
+            full[candidate] += 1
+            t = self.class_of[candidate]
+            i = t.index[candidate]
+            rest_best = 0
+            for other in self.classes:
+                if other is not t:
+                    ob = other.best[other.key(full)]
+                    rest_best = NONE if ob < 0 or rest_best < 0 else rest_best + ob
+            fb = t.final[i][t.key(full)]
+            ub = t.best[t.key(full)]
+            final_blocked = rest_best >= 0 and ub >= 0 and (fb < 0 or fb < ub)
+            if rest_best < 0 or fb < 0:
+                chan, groups = None, None
+            else:
+                chan = rest_best + fb + laid_chan
+                groups = tuple(fixed) + self._decompose_with_final(full, candidate)
+            rules_used = (self.r_shape, self.r_counts)
+            if any(g.kind == "chiu" for g in laid):
+                rules_used += (self.r_chiu,)
+        if refused_card:
+            return self._no(
+                chan, groups, (self.r_never,),
+                f"{cards.name(candidate)} may never be the card that completes ù",  # type: ignore[arg-type]
+                f"{cards.name(candidate)} không bao giờ được là quân hoàn thành Ù",  # type: ignore[arg-type]
+            )
+        if chan is None:
+            why = (self.r_shape, self.r_final) if final_blocked else (self.r_shape,)
+            return self._no(
+                None, None, why,
+                "the cards do not split into pairs"
+                + (" with an allowed final pair (a special cạ may not be the last)"
+                   if final_blocked else ""),
+                "bài không chia hết thành đôi"
+                + (" với đôi cuối hợp lệ (Cạ đặc biệt không được làm đôi cuối)"
+                   if final_blocked else ""),
+            )
+        if chan < self.min_chan:
+            why = (self.r_shape, self.r_counts)
+            if final_blocked:
+                why += (self.r_final,)
+            return self._no(
+                chan, groups, why,
+                f"only {chan} chắn; at least {self.min_chan} are needed"
+                + (" (more would need a special cạ as the final pair)" if final_blocked else ""),
+                f"chỉ có {chan} Chắn; cần ít nhất {self.min_chan}"
+                + (" (muốn nhiều hơn phải dùng Cạ đặc biệt làm đôi cuối)" if final_blocked else ""),
+            )
+        if final_blocked:
+            rules_used += (self.r_final,)
+        return Verdict(True, chan, groups, rules_used,
+                       f"complete: {self.rules.pairs} pairs, {chan} chắn",
+                       f"ù: {self.rules.pairs} đôi, {chan} Chắn")
+
+    @staticmethod
+    def _no(chan: int | None, groups: tuple[tuple[int, ...], ...] | None,
+            rules: tuple[str, ...], en: str, vi: str) -> Verdict:
+        return Verdict(False, chan, groups, rules, en, vi)
+
+    # ------------------------------------------------------------------ decompositions
+    def _decompose(self, counts: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+        out: list[tuple[int, ...]] = []
+        for t in self.classes:
+            out.extend(self._class_pairs(t, [counts[f] for f in t.faces]))
+        return tuple(out)
+
+    def _class_pairs(self, t: _ClassTable, v: list[int]) -> list[tuple[int, ...]]:
+        """Pairs reaching t.best for local counts v (which must be decomposable)."""
+        pairs: list[tuple[int, ...]] = []
+        w = t.weights
+        key = sum(c * x for c, x in zip(v, w, strict=True))
+        while key:
+            target = t.best[key]
+            i = next(j for j in range(len(v)) if v[j])
+            if v[i] >= 2 and t.best[key - 2 * w[i]] != NONE and t.best[key - 2 * w[i]] + 1 == target:
+                pairs.append((t.faces[i], t.faces[i]))
+                v[i] -= 2
+                key -= 2 * w[i]
+                continue
+            for j in range(len(v)):
+                if j != i and v[j] and t.ca[i][j] and t.best[key - w[i] - w[j]] == target:
+                    pairs.append((t.faces[i], t.faces[j]))
+                    v[i] -= 1
+                    v[j] -= 1
+                    key -= w[i] + w[j]
+                    break
+            else:  # pragma: no cover - tables guarantee a step exists
+                raise AssertionError("decomposition table inconsistent")
+        return pairs
+
+    def _decompose_with_final(self, full: Sequence[int], cand: int) -> tuple[tuple[int, ...], ...]:
+        t = self.class_of[cand]
+        i = t.index[cand]
+        v = [full[f] for f in t.faces]
+        key = t.key(full)
+        target = t.final[i][key]
+        w = t.weights
+        final: tuple[int, ...] | None = None
+        if v[i] >= 2 and t.best[key - 2 * w[i]] != NONE and t.best[key - 2 * w[i]] + 1 == target:
+            final = (cand, cand)
+            v[i] -= 2
+        else:
+            for j in range(len(v)):
+                if (j != i and v[j] and t.ca[i][j] and not t.special[i][j]
+                        and t.best[key - w[i] - w[j]] == target):
+                    final = (cand, t.faces[j])
+                    v[i] -= 1
+                    v[j] -= 1
+                    break
+        assert final is not None
+        out: list[tuple[int, ...]] = []
+        for other in self.classes:
+            if other is t:
+                out.extend(self._class_pairs(t, v))
+            else:
+                out.extend(self._class_pairs(other, [full[f] for f in other.faces]))
+        return tuple(out) + (final,)
+
+
+_ENGINES: dict[tuple[object, ...], WinEngine] = {}
+
+
+def engine(rules: Rules) -> WinEngine:
+    """The (cached) engine for a resolved rule set."""
+    k = rules.key()
+    e = _ENGINES.get(k)
+    if e is None:
+        e = _ENGINES[k] = WinEngine(rules)
+    return e
