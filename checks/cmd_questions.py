@@ -1,0 +1,62 @@
+"""``chanspec questions``: print, write or check OPEN_QUESTIONS.md.
+
+* ``chanspec questions``              print it
+* ``chanspec questions --write [PATH]`` regenerate it (atomically)
+* ``chanspec questions --check [PATH]`` exit 1 when the file differs from the table
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from . import questions
+from .common import add_command, add_common, load_table, say, write_atomic
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = add_command(
+        subparsers, "questions",
+        "tạo OPEN_QUESTIONS.md: các luật còn mở và các lựa chọn",
+        "generate OPEN_QUESTIONS.md: the open rules and their choices",
+    )
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--write", nargs="?", const="", default=None, metavar="PATH",
+                      help="ghi lại tệp / regenerate the file (default: OPEN_QUESTIONS.md at "
+                           "the top of the checkout)")
+    mode.add_argument("--check", nargs="?", const="", default=None, metavar="PATH",
+                      help="báo lỗi (mã 1) nếu tệp đã cũ / exit 1 if the file is stale")
+    add_common(p, players=False, options=False, json=False)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    text = questions.render(load_table(args))
+    if args.write is None and args.check is None:
+        sys.stdout.write(text)
+        return 0
+    path = Path(args.write or args.check or questions.default_path())
+    if args.write is not None:
+        write_atomic(path, text)
+        print(say(args.lang, f"Đã ghi {path}", f"Wrote {path}"))
+        return 0
+    try:
+        current = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        current = None
+    except (OSError, UnicodeDecodeError) as exc:
+        print(say(args.lang, f"Không đọc được {path}: {exc}", f"Cannot read {path}: {exc}"),
+              file=sys.stderr)
+        return 2
+    if current == text:
+        print(say(args.lang, f"{path} khớp với bảng luật.", f"{path} is up to date."))
+        return 0
+    if current is None:
+        msg_vi, msg_en = f"Chưa có {path}.", f"{path} does not exist."
+    else:
+        msg_vi = f"{path} đã cũ, không khớp với bảng luật."
+        msg_en = f"{path} is stale: it does not match the rule table."
+    print(say(args.lang, f"{msg_vi} Chạy: chanspec questions --write",
+              f"{msg_en} Run: chanspec questions --write"), file=sys.stderr)
+    return 1

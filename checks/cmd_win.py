@@ -1,0 +1,274 @@
+"""``chanspec win``: is this hand a win (ù), with how many chắn, and by which rules?
+
+One hand from the command line::
+
+    chanspec win 2v 2v 3n 3n ... --with 7s --laid "2v 2v" [--chiu | --opening] [--json]
+
+The positional cards are *every* card held before the completing card, laid-down ones
+included; each ``--laid`` names one laid-down group among them.
+
+Batch mode, ``chanspec win --jsonl``: one JSON object per line on stdin::
+
+    {"players": 5, "hand": ["2v", ...], "with": "7s", "laid": [["2v", "2v"]],
+     "options": {"lao-thang": "off"}, "kind": "u"}
+
+``players``, ``laid``, ``options`` and ``kind`` are optional (defaults: --players, none,
+the table's defaults, ``u``).  One output line per input line: the verdict
+``{"win", "chan", "pairs", "rules"}``, or ``{"error": ..., "line": N}`` for a line that
+cannot be judged.  Blank lines are skipped.  Exit 0 when every line was judged, 2 if
+any was malformed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any, TextIO
+
+from chanspec.model import cards, table, win
+
+from .common import add_command, add_common, non_default_options, pick, resolve, say
+
+KINDS: tuple[win.WinKind, ...] = ("u", "chiu-u", "opening")
+JSONL_KEYS = ("players", "hand", "with", "laid", "options", "kind")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = add_command(
+        subparsers, "win",
+        "xét một bài có ù không, mấy Chắn, theo luật nào",
+        "judge whether a hand wins (ù), with how many chắn, and by which rules",
+        epilog=(
+            "Ví dụ / example:\n"
+            "  chanspec win 2v 2v 3n 3n 4s 4s 5v 5v 6n 6n 7s 8v 8v 9n 9n 1v 1v 2n 2n "
+            "3s 3s 4v 4v --with 7s\n"
+            "  echo '{\"hand\": [...], \"with\": \"7s\"}' | chanspec win --jsonl\n\n"
+            "Quân bài: mã (2v, 3n, 7s, chi, lao, thang) hoặc tên (\"Tam Văn\").\n"
+            "Cards: codes (2v, 3n, 7s, chi, lao, thang) or Vietnamese names (\"Tam Văn\")."
+        ),
+    )
+    p.add_argument(
+        "cards", nargs="*", metavar="CARD",
+        help="mọi quân đang cầm trước quân ù, kể cả quân đã hạ / every card held before "
+             "the completing card, laid-down ones included",
+    )
+    p.add_argument("--with", dest="with_card", metavar="CARD",
+                   help="quân hoàn thành ù / the card that would complete the hand")
+    p.add_argument("--laid", action="append", default=[], metavar="CARDS",
+                   help='một nhóm đã hạ, lặp lại được / one laid-down group, repeatable '
+                        '(e.g. --laid "2v 2v")')
+    kind = p.add_mutually_exclusive_group()
+    kind.add_argument("--chiu", action="store_true",
+                      help="ù bằng Chíu (Chíu-Ù) / the win is a chíu-ù")
+    kind.add_argument("--opening", action="store_true",
+                      help="người mở đầu ù ngay bài được chia / the opener's dealt hand, "
+                           "no completing card")
+    p.add_argument("--jsonl", action="store_true",
+                   help="đọc nhiều bài, mỗi dòng một JSON, từ stdin / batch: one JSON object "
+                        "per line on stdin, one JSON verdict per line on stdout")
+    add_common(p)
+    p.set_defaults(func=run)
+
+
+# --------------------------------------------------------------------------- one hand
+
+
+def _laid_groups(items: Sequence[Any], rules: table.Rules) -> list[win.Group]:
+    groups = []
+    for item in items:
+        if isinstance(item, str):
+            faces = cards.parse_many(item)
+        elif isinstance(item, list) and all(isinstance(x, str) for x in item):
+            faces = cards.parse_many(item)
+        else:
+            raise win.HandError(
+                f"a laid-down group must be a list of card codes such as [\"2v\", \"2v\"], "
+                f"found {item!r}")
+        groups.append(win.group_of(faces, rules))
+    return groups
+
+
+def judge(rules: table.Rules, hand: Sequence[int], laid: Sequence[win.Group],
+          with_card: int | None, kind: win.WinKind) -> win.Verdict:
+    return win.engine(rules).judge(hand, laid, with_card, kind)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.jsonl:
+        if args.cards or args.with_card or args.laid or args.chiu or args.opening:
+            raise win.HandError(
+                "--jsonl reads every hand from stdin; give no cards, --with, --laid, "
+                "--chiu or --opening on the command line")
+        return run_jsonl(args, sys.stdin, sys.stdout)
+    rules = resolve(args)
+    if not args.cards:
+        raise win.HandError("no cards given: list the hand, e.g. chanspec win 2v 2v 3n ... "
+                            "--with 7s (see chanspec win --help)")
+    hand = cards.parse_many(args.cards)
+    laid = _laid_groups(args.laid, rules)
+    kind: win.WinKind = "chiu-u" if args.chiu else "opening" if args.opening else "u"
+    if kind == "opening" and args.with_card:
+        raise win.HandError("--opening judges the dealt hand itself; drop --with")
+    if kind != "opening" and not args.with_card:
+        raise win.HandError("name the completing card with --with CARD, or use --opening "
+                            "for the opener's dealt hand")
+    with_card = cards.parse(args.with_card) if args.with_card else None
+    verdict = judge(rules, hand, laid, with_card, kind)
+    if args.json:
+        print(json.dumps(verdict.as_json(), ensure_ascii=False))
+    else:
+        print(render(rules, hand, laid, with_card, kind, verdict, args.lang))
+    return 0
+
+
+def _group_kind(g: Sequence[int], rules: table.Rules) -> tuple[str, str]:
+    if len(g) == 4:
+        return "Chíu (= 2 Chắn)", "chíu (= 2 chắn)"
+    if len(g) == 2 and g[0] == g[1]:
+        return "Chắn", "chắn"
+    if len(g) == 2 and rules.is_special(g[0], g[1]):
+        return "Cạ đặc biệt", "special cạ"
+    return "Cạ", "cạ"
+
+
+def render(rules: table.Rules, hand: Sequence[int], laid: Sequence[win.Group],
+           with_card: int | None, kind: win.WinKind, verdict: win.Verdict, lang: str) -> str:
+    t = rules.table
+    out: list[str] = []
+    out.append(say(
+        lang,
+        f"Luật: {t.title_vi} — {rules.players} người, {rules.pairs} đôi, "
+        f"ít nhất {rules.min_chan} Chắn",
+        f"Rules: {t.title_en} — {rules.players} players, {rules.pairs} pairs, "
+        f"at least {rules.min_chan} chắn",
+    ))
+    changed = non_default_options(rules)
+    if changed:
+        opts = ", ".join(f"{k}={v}" for k, v in changed.items())
+        out.append(say(lang, f"Tùy chọn khác mặc định: {opts}", f"Non-default options: {opts}"))
+    kind_vi = {"u": "Ù thường", "chiu-u": "Chíu-Ù", "opening": "ù ngay khi chia bài"}[kind]
+    kind_en = {"u": "ordinary ù", "chiu-u": "chíu-ù", "opening": "opening win"}[kind]
+    out.append(f"{pick(lang, 'Kiểu ù', 'Kind')}: {pick(lang, kind_vi, kind_en)}")
+    out.append(f"{pick(lang, 'Bài', 'Hand')} ({len(hand)}): {cards.names(sorted(hand))}")
+    for g in laid:
+        out.append(f"  {pick(lang, 'đã hạ', 'laid')}: {cards.names(g.faces)}")
+    if with_card is not None:
+        out.append(f"{pick(lang, 'Quân ù', 'Completing card')}: {cards.label(with_card)}")
+    out.append("")
+    head_vi = "Ù" if verdict.win else "Không ù"
+    head_en = "WIN" if verdict.win else "NOT A WIN"
+    out.append(say(lang, f"Kết quả: {head_vi} — {verdict.reason_vi}",
+                   f"Verdict: {head_en} — {verdict.reason_en}"))
+    chan = "—" if verdict.chan is None else str(verdict.chan)
+    out.append(f"{pick(lang, 'Số Chắn', 'Chắn count')}: {chan}")
+    if verdict.groups is None:
+        out.append(say(lang, "Không có cách chia thành đôi.", "No decomposition into pairs."))
+    else:
+        out.append(f"{pick(lang, 'Cách chia', 'Decomposition')}:")
+        laid_left = [tuple(sorted(g.faces)) for g in laid]
+        chiu_marked = False
+        for i, g in enumerate(verdict.groups, 1):
+            kv, ke = _group_kind(g, rules)
+            notes = []
+            key = tuple(sorted(g))
+            if key in laid_left:
+                laid_left.remove(key)
+                notes.append(pick(lang, "đã hạ", "laid"))
+            elif kind == "u" and with_card in g and i == len(verdict.groups):
+                notes.append(pick(lang, "đôi cuối, có quân ù", "final pair, with the winning card"))
+            elif kind == "chiu-u" and len(g) == 4 and g[0] == with_card and not chiu_marked:
+                chiu_marked = True
+                notes.append(pick(lang, "Chíu-Ù, có quân ù", "chíu-ù, with the winning card"))
+            extra = f"  [{'; '.join(notes)}]" if notes else ""
+            shown = " + ".join(cards.name(f) for f in g)
+            out.append(f"  {i:>2}. {shown} ({pick(lang, kv, ke)}){extra}")
+    out.append(f"{pick(lang, 'Luật quyết định', 'Deciding rules')}:")
+    for rid in verdict.rules:
+        row = t.rows.get(rid)
+        if row is None:
+            out.append(f"  - {rid}")
+            continue
+        out.append(f"  - {rid} ({row.section}, {row.status})")
+        out.append(say(lang, row.vi, row.en, indent="      "))
+    return "\n".join(out)
+
+
+# --------------------------------------------------------------------------- batch
+
+
+class _LineError(Exception):
+    pass
+
+
+def _str_list(v: Any, what: str) -> list[str]:
+    if isinstance(v, str):
+        return [v]
+    if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+        raise _LineError(f"{what!r} must be a list of card codes, found {v!r}")
+    return v
+
+
+def _judge_obj(obj: Any, tbl: table.Table, players_default: int,
+               base_options: Mapping[str, str],
+               cache: dict[tuple[Any, ...], table.Rules]) -> dict[str, object]:
+    if not isinstance(obj, dict):
+        raise _LineError(f"expected a JSON object, found {type(obj).__name__}")
+    unknown = sorted(set(obj) - set(JSONL_KEYS))
+    if unknown:
+        raise _LineError(f"unknown key(s) {', '.join(unknown)}; allowed: {', '.join(JSONL_KEYS)}")
+    if "hand" not in obj:
+        raise _LineError("missing \"hand\": the list of every card held before the "
+                         "completing card")
+    players = obj.get("players", players_default)
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise _LineError(f"\"players\" must be 4 or 5, found {players!r}")
+    options = obj.get("options") or {}
+    if not isinstance(options, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in options.items()):
+        raise _LineError(f"\"options\" must map option names to values (strings), "
+                         f"found {options!r}")
+    options = {**base_options, **options}
+    kind = obj.get("kind", "u")
+    if kind not in KINDS:
+        raise _LineError(f"\"kind\" must be one of {', '.join(KINDS)}, found {kind!r}")
+    key = (players, tuple(sorted(options.items())))
+    rules = cache.get(key)
+    if rules is None:
+        rules = cache[key] = tbl.resolve(players, options)
+    hand = cards.parse_many(_str_list(obj["hand"], "hand"))
+    laid_raw = obj.get("laid") or []
+    if not isinstance(laid_raw, list):
+        raise _LineError(f"\"laid\" must be a list of groups, found {laid_raw!r}")
+    laid = _laid_groups(laid_raw, rules)
+    w = obj.get("with")
+    if w is not None and not isinstance(w, str):
+        raise _LineError(f"\"with\" must be one card code, found {w!r}")
+    with_card = cards.parse(w) if w is not None else None
+    return judge(rules, hand, laid, with_card, kind).as_json()
+
+
+def run_jsonl(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
+    tbl = table.load(args.ruleset)
+    base_options: Mapping[str, str] = tbl.parse_options(args.option or [])
+    cache: dict[tuple[Any, ...], table.Rules] = {}
+    bad = 0
+    for n, line in enumerate(inp, 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+            result = _judge_obj(obj, tbl, args.players, base_options, cache)
+        except json.JSONDecodeError as exc:
+            bad += 1
+            result = {"error": f"not valid JSON: {exc.msg} at column {exc.colno}", "line": n}
+        except (_LineError, cards.CardError, win.HandError, table.OptionError) as exc:
+            bad += 1
+            result = {"error": str(exc), "line": n}
+        except (TypeError, ValueError) as exc:
+            bad += 1
+            result = {"error": f"malformed input: {exc}", "line": n}
+        out.write(json.dumps(result, ensure_ascii=False) + "\n")
+        out.flush()
+    return 2 if bad else 0

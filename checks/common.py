@@ -1,0 +1,132 @@
+"""Shared pieces of the command line: common options, bilingual output, atomic writes.
+
+Every ``cmd_*`` module uses these so that all commands accept the same options and
+print the same way.
+
+Language convention (``--lang``):
+
+* ``vi`` (the default): every human line is Vietnamese; the English translation follows
+  on the next line, indented and marked ``(en)``.  Rule ids, card codes and JSON stay as
+  they are.
+* ``en``: English only.
+
+JSON output (``--json``) is language-independent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+
+from chanspec.model import table as table_mod
+
+PLAYER_CHOICES = (4, 5)
+EN_MARK = "(en)"
+
+
+def add_command(
+    subparsers: argparse._SubParsersAction, name: str, vi: str, en: str,  # type: ignore[type-arg]
+    epilog: str | None = None,
+) -> argparse.ArgumentParser:
+    """A subparser whose one-line help is ``"<vi> / <en>"`` (what ``--help`` lists)."""
+    return subparsers.add_parser(
+        name,
+        help=f"{vi} / {en}",
+        description=f"{vi}\n{en}",
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+
+
+def add_common(
+    parser: argparse.ArgumentParser,
+    *,
+    players: bool = True,
+    options: bool = True,
+    json: bool = True,
+) -> None:
+    """--ruleset, --players, --option NAME=VALUE, --json and --lang."""
+    parser.add_argument(
+        "--ruleset", default="family", metavar="NAME|PATH",
+        help="bộ luật: tên có sẵn (family) hoặc đường dẫn .toml / "
+             "rule table: a built-in name (default: family) or a path to a .toml file",
+    )
+    if players:
+        parser.add_argument(
+            "--players", type=int, default=4, choices=PLAYER_CHOICES,
+            help="số người chơi / number of players (4 or 5, default 4)",
+        )
+    if options:
+        parser.add_argument(
+            "--option", action="append", default=[], metavar="NAME=VALUE",
+            help="chọn giá trị cho một luật còn mở, lặp lại được / set an open or "
+                 "provisional rule, repeatable (e.g. lao-thang=off)",
+        )
+    if json:
+        parser.add_argument(
+            "--json", action="store_true",
+            help="in kết quả dạng JSON / print JSON instead of text",
+        )
+    parser.add_argument(
+        "--lang", choices=("vi", "en"), default="vi",
+        help="ngôn ngữ: vi = tiếng Việt kèm tiếng Anh, en = chỉ tiếng Anh / "
+             "output language: vi = Vietnamese with English beside it (default), en = English",
+    )
+
+
+def load_table(args: argparse.Namespace) -> table_mod.Table:
+    """The table named by --ruleset (raises TableError with the reasons)."""
+    return table_mod.load(args.ruleset)
+
+
+def options_of(args: argparse.Namespace, table: table_mod.Table) -> dict[str, str]:
+    """--option items checked against the table (raises OptionError)."""
+    return table.parse_options(getattr(args, "option", None) or [])
+
+
+def resolve(args: argparse.Namespace) -> table_mod.Rules:
+    """The resolved rules for --ruleset, --players and --option."""
+    table = load_table(args)
+    return table.resolve(getattr(args, "players", 4), options_of(args, table))
+
+
+def say(lang: str, vi: str, en: str, indent: str = "") -> str:
+    """One message in the chosen language convention (see the module docstring)."""
+    if lang == "en":
+        return f"{indent}{en}"
+    if vi.casefold() == en.casefold():
+        return f"{indent}{vi}"
+    return f"{indent}{vi}\n{indent}  {EN_MARK} {en}"
+
+
+def pick(lang: str, vi: str, en: str) -> str:
+    """A short label: ``vi / en`` in Vietnamese mode, ``en`` in English mode."""
+    return en if lang == "en" or vi.casefold() == en.casefold() else f"{vi} / {en}"
+
+
+def write_atomic(path: str | os.PathLike[str], text: str) -> None:
+    """Write text to path atomically: a temporary file in the same folder, then replace."""
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def non_default_options(rules: table_mod.Rules) -> Mapping[str, str]:
+    """Options whose value differs from the table's default."""
+    defaults = rules.table.defaults()
+    return {k: v for k, v in sorted(rules.options.items()) if defaults.get(k) != v}
