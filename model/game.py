@@ -314,9 +314,11 @@ class State:
                     out.append(m.rule)
         return out
 
-    def _banned(self, seat: int, ban: str, face: int | None) -> list[str]:
+    def _banned(self, seat: int, ban: str, face: int | None, ignore: int = -2) -> list[str]:
+        """Rule ids of the seat's marks that ban this; marks created at history index
+        `ignore` are left out (a reclaim undoes the pass that created them)."""
         return [m.rule for m in self.marks[seat]
-                if m.ban == ban and (m.face is None or m.face == face)]
+                if m.ban == ban and (m.face is None or m.face == face) and m.origin != ignore]
 
     def _can_win_opening(self, seat: int) -> bool:
         return (not self._banned(seat, "win", None)
@@ -371,7 +373,8 @@ class State:
                                            self._drawer_may_not_eat()):
                 acts.extend(Action("eat", s, y) for y in self._eat_partners(s, x))
             if s == w.reclaimer:
-                acts = [Action("reclaim", s, y) for y in self._eat_partners(s, x)]
+                acts = [Action("reclaim", s, y)
+                        for y in self._eat_partners(s, x, w.reclaim_origin)]
             if acts:
                 opts[s] = acts
         return opts
@@ -379,17 +382,18 @@ class State:
     def _drawer_may_not_eat(self) -> bool:
         return self.rules.option(self.rules.rid("turn.drawn_offer_rule")) == "next-only"
 
-    def _eat_partners(self, s: int, x: int) -> list[int]:
+    def _eat_partners(self, s: int, x: int, ignore: int = -2) -> list[int]:
         h = self.hands[s]
         out = []
         for y in self.rules.faces:
             if not h[y]:
                 continue
             if y == x:
-                if not self._banned(s, "eat-chan", x):
+                if not self._banned(s, "eat-chan", x, ignore):
                     out.append(y)
             elif self.rules.is_ca(x, y):
-                if not self._banned(s, "eat-ca", x) and not self._split_rules(s, x, y)[0]:
+                if (not self._banned(s, "eat-ca", x, ignore)
+                        and not self._split_rules(s, x, y)[0]):
                     out.append(y)
         return out
 
@@ -530,8 +534,9 @@ class State:
             if y is None or not h[y]:
                 return ([rid("eating.rule")], "the partner card is not in the concealed hand",
                         "quân ghép không có trên tay")
+            ignore = w.reclaim_origin if a.kind == "reclaim" else -2
             if y == x:
-                b = self._banned(s, "eat-chan", x)
+                b = self._banned(s, "eat-chan", x, ignore)
                 if b:
                     return (b, f"eating {cards.name(x)} is banned for this player",
                             f"người này bị cấm ăn {cards.name(x)}")
@@ -541,7 +546,7 @@ class State:
                         ["ca-same-rank"],
                         f"{cards.name(x)} and {cards.name(y)} form neither chắn nor cạ",
                         f"{cards.name(x)} và {cards.name(y)} không thành Chắn hay Cạ")
-            b = self._banned(s, "eat-ca", x)
+            b = self._banned(s, "eat-ca", x, ignore)
             if b:
                 return (b, f"eating {cards.name(x)} as a cạ is banned for this player",
                         f"người này bị cấm ăn {cards.name(x)} thành Cạ")
@@ -702,7 +707,9 @@ class State:
         y = best.card
         assert y is not None
         if k == "reclaim":
-            self.marks[s] = [m for m in self.marks[s] if m.origin != w.reclaim_origin]
+            # taking the card back undoes the bans its pass created (not a declined win)
+            self.marks[s] = [m for m in self.marks[s]
+                             if m.origin != w.reclaim_origin or m.ban == "win"]
         self.hands[s][y] -= 1
         g = Group("chan", (x, x)) if y == x else Group("ca", tuple(sorted((x, y))))
         self.laid[s].append(g)
