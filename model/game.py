@@ -466,7 +466,8 @@ class State:
                 if bans:
                     why += [rid("turn.stuck_rule")]
                 if self.phase == "opening" and self._can_win_opening(s):
-                    why += ["opening-discard-declines"]
+                    why += [x.rule for x in self.rules.restrictions
+                            if x.trigger == "decline-opening"]
                 return (why, "allowed", "được phép")
             return (bans or [rid("turn.stuck_rule")],
                     f"{cards.name(a.card)} may not be discarded by this player now",
@@ -542,8 +543,7 @@ class State:
                             f"người này bị cấm ăn {cards.name(x)}")
                 return ([why, r.rid("pairing.chan_rule")], "allowed as a chắn", "ăn thành Chắn")
             if not r.is_ca(x, y):
-                return ([rid("pairing.chan_rule")] + list(r.ca_rules[x][y]) +
-                        ["ca-same-rank"],
+                return ([rid("pairing.chan_rule")] + list(r.ca_class_rules),
                         f"{cards.name(x)} and {cards.name(y)} form neither chắn nor cạ",
                         f"{cards.name(x)} và {cards.name(y)} không thành Chắn hay Cạ")
             b = self._banned(s, "eat-ca", x, ignore)
@@ -578,7 +578,7 @@ class State:
                 self._win(s, "opening", None)
                 return
             if self._can_win_opening(s):
-                self._mark(s, "opening-discard-declines", "win", None)
+                self._trigger(s, "decline-opening", None)
             self._discard(s, action.card)  # type: ignore[arg-type]
             return
         if self.phase == "discard":

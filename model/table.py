@@ -24,7 +24,9 @@ from . import cards
 STATUSES = ("settled", "provisional", "open")
 SOURCES = ("draw", "discard", "return")
 CLAIMS = ("u", "chiu", "chiu-u", "eat")
-TRIGGERS = ("pass-could-chan", "pass-could-ca", "discard", "eat-ca", "decline-u")
+TRIGGERS = (
+    "pass-could-chan", "pass-could-ca", "discard", "eat-ca", "decline-u", "decline-opening",
+)
 BANS = ("eat-chan", "eat-ca", "chiu", "discard", "discard-ca-pair", "win")
 CA_KINDS = ("same-rank", "within-group", "pair", "special-flag")
 WIN_KINDS = ("u", "chiu-u", "opening")
@@ -118,6 +120,7 @@ class Rules:
     priority: tuple[tuple[str, ...], ...]
     restrictions: tuple[Restriction, ...]
     odd_group: frozenset[int]
+    ca_class_rules: tuple[str, ...]  # every [[pairing.ca]] row, for "no cạ" explanations
     rule_ids: Mapping[str, str]  # role -> row id, from [win], [eating], [turn], ...
 
     @property
@@ -745,5 +748,6 @@ def _resolve(table: Table, variant: Variant, options: Mapping[str, str]) -> Rule
         priority=tuple(tuple(t) for t in d["claims"]["priority"]),
         restrictions=tuple(restrictions),
         odd_group=frozenset(cards.parse(c) for c in d["eating"]["odd_group"]),
+        ca_class_rules=tuple(dict.fromkeys(c["rule"] for c in d["pairing"]["ca"])),
         rule_ids=rule_ids,
     )
