@@ -1,0 +1,723 @@
+"""The family's report: a self-contained static site built from the rule table.
+
+``build_report(out_dir, ...)`` writes plain HTML/CSS/JS that opens from ``file://``
+(no server, no network): Vietnamese by default with an English switch.
+
+Pages
+-----
+``index.html``      the rulebook: every ``[[rule]]`` row grouped by section, with status
+                    badges, options, defaults and "found by the checker" marks;
+``questions.html``  one entry per open/provisional row: the question, the options, and the
+                    checker's findings (witness scenarios drawn step by step, how often
+                    it happens, what each option changes) when there are any;
+``diagrams.html``   the SVG diagrams handed to ``build_report`` (copied into the site);
+``explorer.html``   the winning-hand explorer, which runs ``assets/win.js`` (a port of
+                    model/win.py) on the resolved rule sets exported here as JSON.
+
+Feeding findings
+----------------
+``findings`` maps an open/provisional row id to the checker's finding for it: the
+dataclass from checks/questions.py or a plain dict.  Fields read (attribute or key):
+
+* ``scenarios``: a list; each is a list of *steps* or an object/dict with ``steps`` and
+  optional ``title`` (text), ``players``, ``note`` (text), ``option``/``options``;
+* ``frequency`` / ``frequencies``: a number (a share, 0..1), a text, a mapping or a list;
+* ``effects`` / ``option_effects``: mapping option value -> text.
+
+A *text* is a ``str`` (shown in both languages), a ``{"vi": ..., "en": ...}`` dict, or a
+pair of fields ``<name>_vi`` / ``<name>_en``.
+
+A *step* (see `render_scenario`) is a dict with optional keys: ``seat`` (the acting seat),
+``action`` (text, or ``action_vi``/``action_en``), ``cards`` (face codes the action is
+about), ``hands`` / ``gates`` / ``laid`` (per seat: a dict ``{seat: [...]}`` or a list
+indexed by seat; ``gates[s]`` is the cards face up at seat s's own gate, offered to the
+next seat; ``laid[s]`` is a list of groups), ``note`` (text).  Cards are face codes
+(``"8v"``, ``"chi"``), Vietnamese names or face numbers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+import importlib.resources
+import itertools
+import json
+import re
+import shutil
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from chanspec.model import cards
+from chanspec.model import table as table_mod
+
+ASSETS = ("style.css", "app.js", "win.js", "explorer.js")
+PAGES = (
+    ("index.html", "Luật chơi", "Rulebook"),
+    ("questions.html", "Câu hỏi còn mở", "Open questions"),
+    ("diagrams.html", "Sơ đồ", "Diagrams"),
+    ("explorer.html", "Thử bài ù", "Winning-hand explorer"),
+)
+SECTION_TITLES = {
+    "1": ("Mặt quân, Chắn và Cạ", "Faces, chắn and cạ"),
+    "2": ("Chia bài và một lượt chơi", "The deal and a turn"),
+    "3": ("Bỏ qua, ăn và đánh: những điều bị cấm", "Passing, eating, discarding: what gets banned"),
+    "4": ("Ù, hòa và kết thúc ván", "Winning, drawn hands and the end of a hand"),
+}
+STATUS = {
+    "settled": ("✔", "Đã chốt", "Settled"),
+    "provisional": ("◐", "Tạm thời", "Provisional"),
+    "open": ("?", "Còn mở", "Open"),
+}
+
+
+# --------------------------------------------------------------------------- small helpers
+
+
+def esc(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def bi(vi: str, en: str) -> str:
+    """Both languages; CSS shows the chosen one (Vietnamese by default)."""
+    return f'<span class="vi" lang="vi">{esc(vi)}</span><span class="en" lang="en">{esc(en)}</span>'
+
+
+def _get(obj: Any, *names: str, default: Any = None) -> Any:
+    for n in names:
+        if isinstance(obj, Mapping):
+            if n in obj and obj[n] is not None:
+                return obj[n]
+        elif getattr(obj, n, None) is not None:
+            return getattr(obj, n)
+    return default
+
+
+def text_of(obj: Any, name: str | None = None) -> tuple[str, str] | None:
+    """(vi, en) from a str, a {vi, en} dict, or fields ``name_vi`` / ``name_en`` of obj."""
+    if name is not None:
+        vi, en = _get(obj, f"{name}_vi"), _get(obj, f"{name}_en")
+        if vi is not None or en is not None:
+            return str(vi if vi is not None else en), str(en if en is not None else vi)
+        obj = _get(obj, name)
+    if obj is None:
+        return None
+    if isinstance(obj, str):
+        return obj, obj
+    if isinstance(obj, Mapping) and ("vi" in obj or "en" in obj):
+        vi, en = obj.get("vi"), obj.get("en")
+        return str(vi if vi is not None else en), str(en if en is not None else vi)
+    return None
+
+
+def _plain(obj: Any) -> Any:
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}
+    return obj
+
+
+def face_of(card: Any) -> int:
+    if isinstance(card, int):
+        if not 0 <= card < cards.NUM_FACES:
+            raise cards.CardError(f"face number {card} is out of range 0..29")
+        return card
+    return cards.parse(str(card))
+
+
+def tile(face: int, red: Iterable[int], *, small: bool = False) -> str:
+    """One card as a tile: rank mark, Vietnamese name, suit; red cards carry a text mark."""
+    is_red = face in set(red)
+    name = cards.name(face)
+    rank, suit = cards.rank_of(face), cards.suit_of(face)
+    if rank is None:
+        top, mid, low = "yêu", name, ""
+    else:
+        top, mid, low = str(rank), cards.RANK_NAMES[rank - 1], cards.SUIT_NAMES[suit or 0]
+    label_vi = name + (", quân đỏ" if is_red else "")
+    label_en = name + (", red card" if is_red else "")
+    cls = "tile" + (" red" if is_red else "") + (" small" if small else "")
+    mark = '<span class="tm" aria-hidden="true">◆đỏ</span>' if is_red else ""
+    return (
+        f'<span class="{cls}" role="img" aria-label="{esc(label_vi)}" '
+        f'data-label-vi="{esc(label_vi)}" data-label-en="{esc(label_en)}" '
+        f'title="{esc(name)} ({cards.code(face)})">'
+        f'<span class="tr" aria-hidden="true">{esc(top)}</span>'
+        f'<span class="tn" aria-hidden="true">{esc(mid)}</span>'
+        f'<span class="ts" aria-hidden="true">{esc(low)}</span>{mark}</span>'
+    )
+
+
+def tiles(items: Iterable[Any], red: Iterable[int], *, small: bool = False) -> str:
+    red = set(red)
+    return "".join(tile(face_of(c), red, small=small) for c in items)
+
+
+# --------------------------------------------------------------------------- data export
+
+
+def _win_signature(rules: table_mod.Rules) -> tuple[Any, ...]:
+    return (
+        tuple(tuple(bool(x) for x in row) for row in rules.ca_rules),
+        rules.special,
+        rules.components,
+        rules.never_complete,
+        rules.never_complete_applies,
+        rules.faces,
+    )
+
+
+def win_options(table: table_mod.Table) -> list[table_mod.Row]:
+    """The option rows whose value changes what a winning hand is."""
+    out = []
+    for p in sorted(table.variants):
+        base = _win_signature(table.resolve(p))
+        for row in table.option_rows():
+            if row in out:
+                continue
+            if any(_win_signature(table.resolve(p, {row.id: v})) != base for v in row.values):
+                out.append(row)
+    return out
+
+
+def ruleset_json(rules: table_mod.Rules, options: Mapping[str, str]) -> dict[str, Any]:
+    """What assets/win.js needs of one resolved rule set."""
+    ca, special = [], []
+    for a in range(cards.NUM_FACES):
+        for b in range(a + 1, cards.NUM_FACES):
+            if rules.is_ca(a, b):
+                ca.append([a, b])
+                if rules.is_special(a, b):
+                    special.append([a, b])
+    r = rules.rule_ids
+    return {
+        "players": rules.players,
+        "options": dict(options),
+        "pairs": rules.pairs,
+        "min_chan": rules.min_chan,
+        "copies": rules.copies,
+        "faces": list(rules.faces),
+        "ca": ca,
+        "special": special,
+        "components": [list(c) for c in rules.components],
+        "never_complete": sorted(rules.never_complete),
+        "never_complete_applies": sorted(rules.never_complete_applies),
+        "rule_ids": {
+            "shape": r["win.rule"],
+            "counts": r["win.counts_rule"],
+            "never": r["win.never_complete_rule"],
+            "final": r["win.special_ca_final_rule"],
+            "chiu": r["turn.chiu_counts_rule"],
+        },
+    }
+
+
+def export_rulesets(table: table_mod.Table) -> dict[str, Any]:
+    """Every (players, win-affecting option values) rule set, plus the face list."""
+    opts = win_options(table)
+    rulesets = []
+    for p in sorted(table.variants):
+        for combo in itertools.product(*(row.values for row in opts)):
+            chosen = {row.id: v for row, v in zip(opts, combo, strict=True)}
+            rulesets.append(ruleset_json(table.resolve(p, chosen), chosen))
+    red = table.resolve(min(table.variants)).red
+    return {
+        "win_options": [
+            {"id": r.id, "default": r.default, "values": list(r.values),
+             "meaning": {v: dict(r.value_text.get(v, {})) for v in r.values}}
+            for r in opts
+        ],
+        "players": sorted(table.variants),
+        "variants": {str(p): {"pairs": v.pairs, "min_chan": v.min_chan,
+                              "opener_cards": v.opener_cards, "other_cards": v.other_cards}
+                     for p, v in table.variants.items()},
+        "rulesets": rulesets,
+        "faces": [
+            {"face": f, "code": cards.code(f), "name": cards.name(f),
+             "rank": cards.rank_of(f), "rank_name": (cards.RANK_NAMES[f % 9] if f < 27 else None),
+             "suit": (cards.SUIT_NAMES[f // 9] if f < 27 else None), "red": f in red}
+            for f in range(cards.NUM_FACES)
+        ],
+    }
+
+
+# --------------------------------------------------------------------------- page frame
+
+
+def _page(table: table_mod.Table, current: str, title: tuple[str, str], body: str,
+          scripts: Sequence[str] = ()) -> str:
+    nav = []
+    for href, vi, en in PAGES:
+        cur = ' aria-current="page"' if href == current else ""
+        nav.append(f'<li><a class="internal" href="{href}"{cur}>{bi(vi, en)}</a></li>')
+    script_tags = "".join(f'<script src="{esc(s)}"></script>' for s in scripts)
+    return f"""<!DOCTYPE html>
+<html lang="vi" data-lang="vi">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title data-title-vi="{esc(title[0])} · {esc(table.title_vi)}" \
+data-title-en="{esc(title[1])} · {esc(table.title_en)}">\
+{esc(title[0])} · {esc(table.title_vi)}</title>
+<link rel="stylesheet" href="assets/style.css">
+</head>
+<body>
+<a class="skip" href="#main">{bi("Bỏ qua, tới nội dung", "Skip to content")}</a>
+<header class="top">
+<p class="site">{bi(table.title_vi, table.title_en)}</p>
+<button type="button" id="lang-switch" class="lang" aria-label="Switch to English" \
+data-label-vi="Switch to English" data-label-en="Chuyển sang tiếng Việt">\
+<span class="vi" lang="en">English</span><span class="en" lang="vi">Tiếng Việt</span></button>
+<nav aria-label="Trang"><ul>{"".join(nav)}</ul></nav>
+</header>
+<main id="main">
+<h1>{bi(*title)}</h1>
+{body}
+</main>
+<footer>{bi("Trang này được tạo tự động từ bảng luật " + Path(table.path).name
+            + "; không cần mạng, không cần cài gì.",
+            "Generated from the rule table " + Path(table.path).name
+            + "; works offline, nothing to install.")}</footer>
+<script src="assets/app.js"></script>{script_tags}
+</body>
+</html>
+"""
+
+
+def _section_key(section: str) -> str:
+    m = re.search(r"§\s*(\d+)", section)
+    return m.group(1) if m else "?"
+
+
+def status_badge(status: str) -> str:
+    icon, vi, en = STATUS[status]
+    return (f'<span class="badge st-{status}"><span class="icon" aria-hidden="true">{icon}</span>'
+            f' {bi(vi, en)}</span>')
+
+
+def found_badge(row: table_mod.Row) -> str:
+    if row.found_by == "checker":
+        return ('<span class="badge found"><span class="icon" aria-hidden="true">⚙</span> '
+                f'{bi("Bộ kiểm tra phát hiện", "Found by the checker")}</span>')
+    return ""
+
+
+def options_table(row: table_mod.Row, effects: Mapping[str, Any] | None = None) -> str:
+    head = bi("Lựa chọn", "Option") + "</th><th scope='col'>" + bi("Nghĩa là", "Meaning")
+    if effects is not None:
+        head += "</th><th scope='col'>" + bi("Điều gì thay đổi", "What it changes")
+    out = [f"<table class='opts'><thead><tr><th scope='col'>{head}</th></tr></thead><tbody>"]
+    for v in row.values:
+        meaning = row.value_text.get(v, {})
+        is_def = v == row.default
+        dflt = (' <span class="badge default"><span class="icon" aria-hidden="true">★</span> '
+                + bi("mặc định", "default") + "</span>") if is_def else ""
+        cells = (f"<th scope='row'><code>{esc(v)}</code>{dflt}</th>"
+                 f"<td>{bi(meaning.get('vi', ''), meaning.get('en', ''))}</td>")
+        if effects is not None:
+            eff = effects.get(v)
+            cells += f"<td>{render_any(eff) if eff is not None else '—'}</td>"
+        out.append(f"<tr class='{'is-default' if is_def else ''}'>{cells}</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+# --------------------------------------------------------------------------- rulebook
+
+
+def rulebook_page(table: table_mod.Table) -> str:
+    groups: dict[str, list[table_mod.Row]] = {}
+    for row in table.rows.values():
+        groups.setdefault(_section_key(row.section), []).append(row)
+    counts = {s: sum(1 for r in table.rows.values() if r.status == s) for s in STATUS}
+    parts = [
+        "<p class='lead'>"
+        + bi("Mỗi luật của gia đình được viết lại một dòng, kèm trạng thái: ",
+             "Each of the family's rules, restated in one entry with its status: ")
+        + " ".join(f"{status_badge(s)} {counts[s]}" for s in STATUS)
+        + "</p>",
+        "<p>" + bi("Luật còn mở hoặc tạm thời có các lựa chọn; máy dùng lựa chọn mặc định. "
+                   "Xem trang ", "Open or provisional rules list their options; the machine "
+                   "uses the default. See the ")
+        + f'<a class="internal" href="questions.html">{bi("Câu hỏi còn mở", "open questions")}</a>.'
+        + "</p>",
+    ]
+    toc = []
+    for key in sorted(groups, key=lambda k: (not k.isdigit(), k)):
+        vi, en = SECTION_TITLES.get(key, (f"Phần {key}", f"Part {key}"))
+        toc.append(f'<li><a class="internal" href="#s{esc(key)}">§{esc(key)} {bi(vi, en)}</a></li>')
+    parts.append(f"<nav aria-label='Mục lục'><ol class='toc'>{''.join(toc)}</ol></nav>")
+    for key in sorted(groups, key=lambda k: (not k.isdigit(), k)):
+        vi, en = SECTION_TITLES.get(key, (f"Phần {key}", f"Part {key}"))
+        parts.append(f'<section id="s{esc(key)}" class="part"><h2>§{esc(key)} {bi(vi, en)}</h2>')
+        for row in groups[key]:
+            parts.append(_rule_entry(row))
+        parts.append("</section>")
+    return "\n".join(parts)
+
+
+def _rule_entry(row: table_mod.Row) -> str:
+    out = [f'<article class="rule st-{row.status}" id="r-{esc(row.id)}">',
+           f'<h3><code class="rid">{esc(row.id)}</code> {status_badge(row.status)} '
+           f'{found_badge(row)}</h3>',
+           f'<p class="where">{esc(row.section)}</p>',
+           f"<p>{bi(row.vi, row.en)}</p>"]
+    if row.is_option:
+        out.append(options_table(row))
+        out.append(f'<p><a class="internal" href="questions.html#q-{esc(row.id)}">'
+                   + bi("Xem câu hỏi và tình huống minh hoạ", "See the question and its scenario")
+                   + "</a></p>")
+    out.append("</article>")
+    return "\n".join(out)
+
+
+# --------------------------------------------------------------------------- scenarios
+
+
+def _per_seat(value: Any) -> dict[int, Any]:
+    if value is None:
+        return {}
+    if isinstance(value, Mapping):
+        return {int(k): v for k, v in value.items()}
+    return dict(enumerate(value))
+
+
+def render_any(value: Any) -> str:
+    """A finding field of unknown shape: texts, numbers, mappings and lists, readably."""
+    value = _plain(value)
+    t = text_of(value)
+    if t is not None:
+        return bi(*t)
+    if isinstance(value, bool):
+        return bi("có", "yes") if value else bi("không", "no")
+    if isinstance(value, float):
+        if 0 <= value <= 1:
+            return esc(f"{value * 100:.3g} %")
+        return esc(f"{value:.4g}")
+    if isinstance(value, int):
+        return esc(value)
+    if isinstance(value, Mapping):
+        items = "".join(f"<dt>{esc(k)}</dt><dd>{render_any(v)}</dd>" for k, v in value.items())
+        return f"<dl class='kv'>{items}</dl>"
+    if isinstance(value, (list, tuple)):
+        return "<ul>" + "".join(f"<li>{render_any(v)}</li>" for v in value) + "</ul>"
+    return esc(value)
+
+
+def render_scenario(steps: Sequence[Mapping[str, Any]], red: Iterable[int], *,
+                    players: int | None = None, title: tuple[str, str] | None = None,
+                    note: tuple[str, str] | None = None, sid: str = "sc") -> str:
+    """A witness scenario drawn step by step, as the table would look after each step.
+
+    ``steps`` is a plain list of dicts (see the module docstring).  Seats are shown with
+    the numbers the steps use.  Returns an HTML fragment (a <details> element).
+    """
+    red = set(red)
+    seats: set[int] = set()
+    for st in steps:
+        st = _plain(st)
+        for k in ("hands", "gates", "laid"):
+            seats |= set(_per_seat(_get(st, k)))
+        if _get(st, "seat") is not None:
+            seats.add(int(_get(st, "seat")))
+    if players is None and seats:
+        players = max(seats) + 1
+    head = bi(*(title or ("Tình huống minh hoạ", "Witness scenario")))
+    out = [f'<details class="scenario" id="{esc(sid)}"><summary>{head} '
+           f'<span class="nsteps">({len(steps)} {bi("bước", "steps")})</span></summary>']
+    if note:
+        out.append(f"<p>{bi(*note)}</p>")
+    out.append('<ol class="steps">')
+    for n, st in enumerate(steps, 1):
+        st = _plain(st)
+        seat = _get(st, "seat")
+        action = text_of(st, "action") or ("", "")
+        who = (f'<span class="who">{bi(f"Ghế {seat}", f"Seat {seat}")}:</span> '
+               if seat is not None else "")
+        out.append(f'<li class="step"><p class="act"><span class="stepno">'
+                   f'{bi(f"Bước {n}", f"Step {n}")}</span> {who}{bi(*action)}</p>')
+        moved = _get(st, "cards") or []
+        if moved:
+            out.append(f'<p class="moved">{bi("Quân:", "Card:")} {tiles(moved, red)}</p>')
+        nt = text_of(st, "note")
+        if nt:
+            out.append(f'<p class="note">{bi(*nt)}</p>')
+        hands, gates, laid = (_per_seat(_get(st, k)) for k in ("hands", "gates", "laid"))
+        shown = sorted(set(hands) | set(gates) | set(laid))
+        if shown:
+            out.append('<div class="table-view">')
+            for s in shown:
+                cur = " acting" if seat is not None and int(seat) == s else ""
+                nxt = (s + 1) % players if players else s + 1
+                mark = (' <span class="badge acting-b"><span class="icon" aria-hidden="true">▶'
+                        f'</span> {bi("đang đi", "to act")}</span>') if cur else ""
+                out.append(f'<section class="seat{cur}" aria-label="Ghế {s}">'
+                           f'<h4>{bi(f"Ghế {s}", f"Seat {s}")}{mark}</h4>')
+                if s in hands:
+                    h = list(hands[s])
+                    out.append(f'<p class="hand"><span class="lbl">'
+                               f'{bi(f"Trên tay ({len(h)})", f"Hand ({len(h)})")}</span> '
+                               f'{tiles(h, red, small=True)}</p>')
+                if laid.get(s):
+                    groups = "".join(f'<span class="group">{tiles(g, red, small=True)}</span>'
+                                     for g in laid[s])
+                    out.append(f'<p class="laid"><span class="lbl">{bi("Đã hạ", "Laid down")}'
+                               f"</span> {groups}</p>")
+                if s in gates:
+                    g = list(gates[s])
+                    empty = f'<span class="empty">{bi("trống", "empty")}</span>'
+                    inner = tiles(g, red) if g else empty
+                    gate_vi = f"Cửa của Ghế {s} (mời Ghế {nxt})"
+                    gate_en = f"Gate of seat {s} (offered to seat {nxt})"
+                    out.append(f'<p class="gate"><span class="lbl">{bi(gate_vi, gate_en)}'
+                               f"</span> {inner}</p>")
+                out.append("</section>")
+            out.append("</div>")
+        out.append("</li>")
+    out.append("</ol></details>")
+    return "\n".join(out)
+
+
+def _scenario_list(finding: Any) -> list[Any]:
+    sc = _get(finding, "scenarios", "scenario", "witnesses", "witness")
+    if sc is None:
+        return []
+    if isinstance(sc, Mapping) or not isinstance(sc, (list, tuple)):
+        return [sc]
+    if sc and isinstance(_plain(sc[0]), Mapping) and _get(_plain(sc[0]), "steps") is None and (
+            _get(_plain(sc[0]), "action", "action_vi", "hands", "gates") is not None):
+        return [list(sc)]  # one scenario given as its list of steps
+    return list(sc)
+
+
+def questions_page(table: table_mod.Table, findings: Mapping[str, Any]) -> str:
+    red = table.resolve(min(table.variants)).red
+    rows = table.option_rows()
+    parts = ["<p class='lead'>" + bi(
+        "Mỗi mục dưới đây là một luật gia đình chưa chốt hoặc đang dùng tạm. Với mỗi câu hỏi: "
+        "các lựa chọn, lựa chọn mặc định, và (nếu bộ kiểm tra đã tính) một ván minh hoạ từng "
+        "bước, tần suất xảy ra và điều mỗi lựa chọn làm thay đổi.",
+        "Each entry is a family rule that is not settled or only provisional. For each: the "
+        "options, the default, and (when the checker has computed them) a witness game step by "
+        "step, how often it happens, and what each option changes.") + "</p>"]
+    toc = "".join(f'<li><a class="internal" href="#q-{esc(r.id)}"><code>{esc(r.id)}</code></a> '
+                  f"{status_badge(r.status)}</li>" for r in rows)
+    parts.append(f"<nav aria-label='Danh sách câu hỏi'><ul class='qtoc'>{toc}</ul></nav>")
+    for row in rows:
+        f = findings.get(row.id)
+        effects = _get(f, "effects", "option_effects", "per_option") if f is not None else None
+        effects = _plain(effects) if isinstance(_plain(effects), Mapping) else None
+        parts.append(f'<article class="question st-{row.status}" id="q-{esc(row.id)}">')
+        parts.append(f'<h2><code class="rid">{esc(row.id)}</code> {status_badge(row.status)} '
+                     f"{found_badge(row)}</h2>")
+        parts.append(f'<p class="where">{esc(row.section)} · '
+                     f'<a class="internal" href="index.html#r-{esc(row.id)}">'
+                     f'{bi("xem trong luật", "see in the rulebook")}</a></p>')
+        parts.append(f'<p class="ask">{bi(row.vi, row.en)}</p>')
+        uses = bi("Máy đang dùng mặc định:", "The machine uses the default:")
+        parts.append(f'<p class="dflt">{uses} <code>{esc(row.default)}</code></p>')
+        parts.append(options_table(row, effects if effects is not None else None))
+        scenarios = _scenario_list(f) if f is not None else []
+        freq = _get(f, "frequency", "frequencies", "how_often") if f is not None else None
+        if freq is not None:
+            parts.append(f'<div class="freq"><h3>{bi("Xảy ra thường không?", "How often?")}</h3>'
+                         f"{render_any(freq)}</div>")
+        summary = text_of(f, "summary") if f is not None else None
+        if summary:
+            parts.append(f"<p>{bi(*summary)}</p>")
+        if scenarios:
+            for k, sc in enumerate(scenarios, 1):
+                sc = _plain(sc)
+                if isinstance(sc, Mapping):
+                    steps = list(_get(sc, "steps", default=[]))
+                    title = text_of(sc, "title")
+                    note = text_of(sc, "note")
+                    players = _get(sc, "players")
+                    opt = _get(sc, "options", "option")
+                    if opt is not None and note is None:
+                        note = (f"Lựa chọn: {opt}", f"Options: {opt}")
+                else:
+                    steps, title, note, players = list(sc), None, None, None
+                title = title or (f"Tình huống minh hoạ {k}", f"Witness scenario {k}")
+                parts.append(render_scenario(steps, red, players=players, title=title, note=note,
+                                             sid=f"sc-{row.id}-{k}"))
+        else:
+            parts.append('<p class="none">' + bi(
+                "Chưa tính được tình huống minh hoạ nào cho câu hỏi này.",
+                "No scenario has been computed for this question yet.") + "</p>")
+        parts.append("</article>")
+    return "\n".join(parts)
+
+
+# --------------------------------------------------------------------------- diagrams
+
+
+def _svg_items(svgs: Iterable[Any]) -> list[tuple[Path, tuple[str, str]]]:
+    out = []
+    for item in svgs:
+        if isinstance(item, (str, Path)):
+            p = Path(item)
+            title = (p.stem.replace("_", " ").replace("-", " "),) * 2
+        elif isinstance(item, Mapping):
+            p = Path(item["path"])
+            title = text_of(item, "title") or (p.stem, p.stem)
+        else:
+            p = Path(item[0])
+            t = text_of(item[1]) if len(item) > 1 else None
+            title = t or (p.stem, p.stem)
+        if not p.is_file():
+            raise FileNotFoundError(f"diagram {p} does not exist")
+        out.append((p, (title[0], title[1])))
+    return out
+
+
+def diagrams_page(items: Sequence[tuple[str, tuple[str, str]]]) -> str:
+    if not items:
+        return "<p class='none'>" + bi(
+            "Chưa có sơ đồ nào được đưa vào báo cáo này. Khi bộ kiểm tra vẽ sơ đồ lượt đi, "
+            "quyền nhận quân và đồ thị trạng thái, chúng sẽ hiện ở đây.",
+            "No diagrams were given to this report. When the checker draws the turn and claim "
+            "flow and the state graph, they appear here.") + "</p>"
+    parts = ["<p class='lead'>" + bi("Bấm vào hình để mở cỡ lớn.",
+                                     "Select a picture to open it full size.") + "</p>"]
+    for rel, (vi, en) in items:
+        parts.append(
+            f'<figure class="diagram"><a href="{esc(rel)}"><img src="{esc(rel)}" '
+            f'alt="{esc(vi)}" data-alt-vi="{esc(vi)}" data-alt-en="{esc(en)}"></a>'
+            f"<figcaption>{bi(vi, en)}</figcaption></figure>")
+    return "\n".join(parts)
+
+
+# --------------------------------------------------------------------------- explorer
+
+
+def explorer_page(table: table_mod.Table, data: Mapping[str, Any]) -> str:
+    red = {f["face"] for f in data["faces"] if f["red"]}
+    groups: list[tuple[str, str, list[int]]] = [
+        (f"Chất {s}", f"Suit {s}", [si * 9 + r for r in range(9)])
+        for si, s in enumerate(cards.SUIT_NAMES)
+    ]
+    groups.append(("Yêu", "Yêu (no suit)", list(cards.YEU)))
+    pick = []
+    for vi, en, faces in groups:
+        btns = []
+        for f in faces:
+            if f not in data["rulesets"][0]["faces"]:
+                continue
+            name = cards.name(f)
+            btns.append(
+                f'<div class="pick" data-face="{f}">'
+                f'<button type="button" class="add" data-face="{f}" '
+                f'aria-label="Thêm {esc(name)}" data-label-vi="Thêm {esc(name)}" '
+                f'data-label-en="Add {esc(name)}">{tile(f, red)}</button>'
+                f'<span class="count" aria-live="off" id="count-{f}">0</span>'
+                f'<button type="button" class="sub" data-face="{f}" '
+                f'aria-label="Bớt {esc(name)}" data-label-vi="Bớt {esc(name)}" '
+                f'data-label-en="Remove {esc(name)}">−</button></div>')
+        pick.append(f"<fieldset class='faces'><legend>{bi(vi, en)}</legend>"
+                    f"{''.join(btns)}</fieldset>")
+    players = "".join(
+        f'<label><input type="radio" name="players" value="{p}"{" checked" if i == 0 else ""}> '
+        f'{bi(f"{p} người", f"{p} players")}</label>'
+        for i, p in enumerate(data["players"]))
+    cand = ['<option value="">'
+            + esc("— không có (xét bài đang cầm) / none (judge the hand as dealt)") + "</option>"]
+    cand += [f'<option value="{f}">{esc(cards.name(f))} ({cards.code(f)})</option>'
+             for f in data["rulesets"][0]["faces"]]
+    payload = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
+    return f"""
+<p class="lead">{bi(
+    "Chọn các quân trên tay (bấm vào quân để thêm, nút − để bớt, tối đa 4 bản mỗi mặt), số "
+    "người chơi và, nếu muốn, quân sẽ hoàn thành Ù. Máy cho biết bài có ù không dưới mỗi lựa "
+    "chọn của những luật còn mở có ảnh hưởng, kèm cách chia đôi. Mọi quân được coi là còn kín.",
+    "Pick the cards in the hand (select a tile to add it, − to remove; at most 4 copies of a "
+    "face), the number of players and, if you like, the card that would complete the hand. "
+    "The verdict is shown under each value of the open rules that matter, with the pairs. "
+    "All cards count as concealed.")}</p>
+<form id="explorer" onsubmit="return false">
+<fieldset class="setup"><legend>{bi("Ván chơi", "Game")}</legend>
+<div class="row">{players}</div>
+<div class="row"><label for="cand">{bi("Quân hoàn thành Ù:", "Completing card:")}</label>
+<select id="cand">{"".join(cand)}</select></div>
+<div class="row"><label><input type="checkbox" id="chiu-u"> {bi(
+    "Ù bằng Chíu (quân thứ tư của ba quân đang cầm)",
+    "Win by chíu (the fourth copy of three held)")}</label></div>
+<div class="row"><button type="button" id="clear">{bi("Xoá hết", "Clear all")}</button>
+<button type="button" id="sample">{bi("Bài mẫu", "Sample hand")}</button></div>
+</fieldset>
+<p id="hand-status" class="status" aria-live="polite"></p>
+<div id="hand-view" class="hand-view" aria-label="Bài đang chọn"></div>
+{"".join(pick)}
+</form>
+<section id="verdicts" aria-live="polite"><h2>{bi("Kết quả", "Verdict")}</h2>
+<div id="verdict-body"><noscript>{bi("Cần bật JavaScript để dùng trang này.",
+                                     "This page needs JavaScript.")}</noscript></div></section>
+<script type="application/json" id="chan-data">{payload}</script>
+"""
+
+
+# --------------------------------------------------------------------------- building
+
+
+def asset_text(name: str) -> str:
+    return importlib.resources.files("chanspec.checks").joinpath("report_assets", name).read_text(
+        encoding="utf-8")
+
+
+def _findings_map(findings: Any) -> dict[str, Any]:
+    if findings is None:
+        return {}
+    if isinstance(findings, Mapping):
+        return dict(findings)
+    out = {}
+    for f in findings:  # a list of findings that carry their row id
+        rid = _get(f, "row", "rule", "id", "row_id", "question")
+        rid = _get(rid, "id", default=rid) if not isinstance(rid, str) else rid
+        if rid is None:
+            raise ValueError(f"a finding without a row id: {f!r}")
+        out[str(rid)] = f
+    return out
+
+
+def build_report(out_dir: str | Path, *, table: table_mod.Table | str = "family",
+                 findings: Mapping[str, Any] | Iterable[Any] | None = None,
+                 svgs: Iterable[Any] = ()) -> Path:
+    """Write the site into out_dir (created if needed); returns the path of index.html.
+
+    ``table``: a loaded Table or a ruleset name/path.  ``findings``: row id -> finding
+    (or a list of findings carrying their row id in ``row``/``rule``/``id``).  ``svgs``:
+    paths of SVG files, or ``(path, title)`` pairs, or ``{"path", "title_vi", "title_en"}``
+    dicts; they are copied into ``out_dir/diagrams/``.
+    """
+    tbl = table_mod.load(table) if isinstance(table, str) else table
+    fmap = _findings_map(findings)
+    unknown = sorted(set(fmap) - {r.id for r in tbl.option_rows()})
+    if unknown:
+        raise ValueError(f"findings for rows that are not open/provisional options: {unknown}")
+    out = Path(out_dir)
+    (out / "assets").mkdir(parents=True, exist_ok=True)
+    for name in ASSETS:
+        (out / "assets" / name).write_text(asset_text(name), encoding="utf-8")
+    diagram_items: list[tuple[str, tuple[str, str]]] = []
+    svg_list = _svg_items(svgs)
+    if svg_list:
+        (out / "diagrams").mkdir(exist_ok=True)
+    used: set[str] = set()
+    for p, title in svg_list:
+        stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", p.stem) or "diagram"
+        name, k = f"{stem}.svg", 2
+        while name in used:
+            name, k = f"{stem}-{k}.svg", k + 1
+        used.add(name)
+        shutil.copyfile(p, out / "diagrams" / name)
+        diagram_items.append((f"diagrams/{name}", title))
+    data = export_rulesets(tbl)
+    pages = {
+        "index.html": (("Luật chơi", "Rulebook"), rulebook_page(tbl), ()),
+        "questions.html": (("Câu hỏi còn mở", "Open questions"), questions_page(tbl, fmap), ()),
+        "diagrams.html": (("Sơ đồ", "Diagrams"), diagrams_page(diagram_items), ()),
+        "explorer.html": (("Thử bài ù", "Winning-hand explorer"), explorer_page(tbl, data),
+                          ("assets/win.js", "assets/explorer.js")),
+    }
+    for name, (title, body, scripts) in pages.items():
+        (out / name).write_text(_page(tbl, name, title, body, scripts), encoding="utf-8")
+    return out / "index.html"
