@@ -590,11 +590,17 @@ def _toml_error(path: str, exc: tomllib.TOMLDecodeError) -> Problem:
 
 
 def load_text(text: str, path: str = "<table>") -> Table:
-    ck = _Checker(path)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise TableError([_toml_error(path, exc)]) from None
+    return from_data(data, path)
+
+
+def from_data(data: dict[str, Any], path: str = "<data>") -> Table:
+    """A table from already-parsed data (e.g. an edited copy of ``load(...).data``),
+    validated exactly as `load_text` validates a file."""
+    ck = _Checker(path)
     rows, variants = _validate(ck, data)
     if ck.problems:
         raise TableError(ck.problems)
