@@ -34,6 +34,7 @@ from types import ModuleType
 COMMANDS: list[str] = [
     "chanspec.checks.cmd_win",
     "chanspec.checks.cmd_questions",
+    "chanspec.checks.cmd_report",
 ]
 
 EXIT_OK = 0

@@ -317,6 +317,10 @@ def options_table(row: table_mod.Row, effects: Mapping[str, Any] | None = None) 
             eff = effects.get(v)
             cells += f"<td>{render_any(eff) if eff is not None else '—'}</td>"
         out.append(f"<tr class='{'is-default' if is_def else ''}'>{cells}</tr>")
+    for v, eff in (effects or {}).items():
+        if v not in row.values:  # an effect for a value the row does not offer: show it
+            out.append(f"<tr><th scope='row'><code>{esc(v)}</code> (?)</th><td>—</td>"
+                       f"<td>{render_any(eff)}</td></tr>")
     out.append("</tbody></table>")
     return "".join(out)
 
@@ -478,20 +482,54 @@ def render_scenario(steps: Sequence[Mapping[str, Any]], red: Iterable[int], *,
 
 
 def _scenario_list(finding: Any) -> list[Any]:
+    """The finding's scenarios, each a list of steps or a dict with ``steps``.
+
+    checks/questions.py's `Finding` gives its scenario as text only (``steps_vi`` /
+    ``steps_en``); a structured ``scenario``/``scenarios`` (step dicts with cards, hands
+    and gates) is used when present, and the text steps become the actions of its steps
+    when those have none.
+    """
     sc = _get(finding, "scenarios", "scenario", "witnesses", "witness")
+    out: list[Any]
     if sc is None:
-        return []
-    if isinstance(sc, Mapping) or not isinstance(sc, (list, tuple)):
-        return [sc]
-    if sc and isinstance(_plain(sc[0]), Mapping) and _get(_plain(sc[0]), "steps") is None and (
-            _get(_plain(sc[0]), "action", "action_vi", "hands", "gates") is not None):
-        return [list(sc)]  # one scenario given as its list of steps
-    return list(sc)
+        out = []
+    elif isinstance(sc, Mapping) or not isinstance(sc, (list, tuple)):
+        out = [sc]
+    elif sc and isinstance(_plain(sc[0]), Mapping) and _get(_plain(sc[0]), "steps") is None:
+        out = [list(sc)]  # one scenario given as its list of steps
+    else:
+        out = list(sc)
+    svi = list(_get(finding, "steps_vi", default=()) or ())
+    sen = list(_get(finding, "steps_en", default=()) or ())
+    if svi or sen:
+        texts = [{"vi": v, "en": e} for v, e in itertools.zip_longest(svi, sen, fillvalue="")]
+        texts = [{"vi": t["vi"] or t["en"], "en": t["en"] or t["vi"]} for t in texts]
+        first = _plain(out[0]) if out else None
+        steps = _get(first, "steps") if isinstance(first, Mapping) else first
+        if steps is not None and len(steps) == len(texts):
+            merged = []
+            for st, t in zip(steps, texts, strict=True):
+                st = dict(_plain(st))
+                if text_of(st, "action") is None:
+                    st["action"] = t
+                merged.append(st)
+            if isinstance(first, Mapping) and "steps" in first:
+                out[0] = {**first, "steps": merged}
+            else:
+                out[0] = merged
+        else:
+            out.insert(0, [{"action": t} for t in texts])
+    return out
+
+
+def question_rows(table: table_mod.Table) -> list[table_mod.Row]:
+    """The open and provisional rows, in table order (as in OPEN_QUESTIONS.md)."""
+    return [r for r in table.rows.values() if r.status in ("open", "provisional")]
 
 
 def questions_page(table: table_mod.Table, findings: Mapping[str, Any]) -> str:
     red = table.resolve(min(table.variants)).red
-    rows = table.option_rows()
+    rows = question_rows(table)
     parts = ["<p class='lead'>" + bi(
         "Mỗi mục dưới đây là một luật gia đình chưa chốt hoặc đang dùng tạm. Với mỗi câu hỏi: "
         "các lựa chọn, lựa chọn mặc định, và (nếu bộ kiểm tra đã tính) một ván minh hoạ từng "
@@ -505,7 +543,7 @@ def questions_page(table: table_mod.Table, findings: Mapping[str, Any]) -> str:
     for row in rows:
         f = findings.get(row.id)
         effects = _get(f, "effects", "option_effects", "per_option") if f is not None else None
-        effects = _plain(effects) if isinstance(_plain(effects), Mapping) else None
+        effects = _plain(effects) if isinstance(_plain(effects), Mapping) and effects else None
         parts.append(f'<article class="question st-{row.status}" id="q-{esc(row.id)}">')
         parts.append(f'<h2><code class="rid">{esc(row.id)}</code> {status_badge(row.status)} '
                      f"{found_badge(row)}</h2>")
@@ -517,13 +555,20 @@ def questions_page(table: table_mod.Table, findings: Mapping[str, Any]) -> str:
         parts.append(f'<p class="dflt">{uses} <code>{esc(row.default)}</code></p>')
         parts.append(options_table(row, effects if effects is not None else None))
         scenarios = _scenario_list(f) if f is not None else []
-        freq = _get(f, "frequency", "frequencies", "how_often") if f is not None else None
+        freq = None
+        if f is not None:
+            freq = text_of(f, "frequency") or _get(f, "frequency", "frequencies", "how_often")
+            freq = freq if not isinstance(freq, tuple) else {"vi": freq[0], "en": freq[1]}
         if freq is not None:
             parts.append(f'<div class="freq"><h3>{bi("Xảy ra thường không?", "How often?")}</h3>'
                          f"{render_any(freq)}</div>")
         summary = text_of(f, "summary") if f is not None else None
         if summary:
             parts.append(f"<p>{bi(*summary)}</p>")
+        source = _get(f, "source") if f is not None else None
+        if source:
+            parts.append(f'<p class="where">{bi("Nguồn:", "Source:")} <code>{esc(source)}</code>'
+                         "</p>")
         if scenarios:
             for k, sc in enumerate(scenarios, 1):
                 sc = _plain(sc)
@@ -690,7 +735,7 @@ def build_report(out_dir: str | Path, *, table: table_mod.Table | str = "family"
     """
     tbl = table_mod.load(table) if isinstance(table, str) else table
     fmap = _findings_map(findings)
-    unknown = sorted(set(fmap) - {r.id for r in tbl.option_rows()})
+    unknown = sorted(set(fmap) - {r.id for r in question_rows(tbl)})
     if unknown:
         raise ValueError(f"findings for rows that are not open/provisional options: {unknown}")
     out = Path(out_dir)
