@@ -570,7 +570,8 @@ class State:
             t = self._timeout_action(action.seat)
             assert t is not None
             action = t
-            self._event({"type": "timeout-as", **action.as_json()})
+            # the taken-as action nests under "action": spreading it would overwrite "type"
+            self._event({"type": "timeout-as", "seat": action.seat, "action": action.as_json()})
         k = action.kind
         s = action.seat
         if self.phase == "opening":
