@@ -409,11 +409,14 @@ def render_any(value: Any) -> str:
 
 def render_scenario(steps: Sequence[Mapping[str, Any]], red: Iterable[int], *,
                     players: int | None = None, title: tuple[str, str] | None = None,
-                    note: tuple[str, str] | None = None, sid: str = "sc") -> str:
+                    note: tuple[str, str] | None = None, sid: str = "sc",
+                    open_: bool | None = None) -> str:
     """A witness scenario drawn step by step, as the table would look after each step.
 
     ``steps`` is a plain list of dicts (see the module docstring).  Seats are shown with
-    the numbers the steps use.  Returns an HTML fragment (a <details> element).
+    the numbers the steps use.  Returns an HTML fragment (a <details> element), open when
+    ``open_`` says so; by default a scenario of text steps only is open and one that draws
+    the table is folded.
     """
     red = set(red)
     seats: set[int] = set()
@@ -426,7 +429,10 @@ def render_scenario(steps: Sequence[Mapping[str, Any]], red: Iterable[int], *,
     if players is None and seats:
         players = max(seats) + 1
     head = bi(*(title or ("Tình huống minh hoạ", "Witness scenario")))
-    out = [f'<details class="scenario" id="{esc(sid)}"><summary>{head} '
+    if open_ is None:
+        open_ = not seats and not any(_get(_plain(st), "cards") for st in steps)
+    out = [f'<details class="scenario" id="{esc(sid)}"{" open" if open_ else ""}>'
+           f'<summary>{head} '
            f'<span class="nsteps">({len(steps)} {bi("bước", "steps")})</span></summary>']
     if note:
         out.append(f"<p>{bi(*note)}</p>")
@@ -665,7 +671,8 @@ def explorer_page(table: table_mod.Table, data: Mapping[str, Any]) -> str:
         f'{bi(f"{p} người", f"{p} players")}</label>'
         for i, p in enumerate(data["players"]))
     cand = ['<option value="">'
-            + esc("— không có (xét bài đang cầm) / none (judge the hand as dealt)") + "</option>"]
+            + esc("— không có / none (cả bài như khi vừa chia / the hand as dealt)")
+            + "</option>"]
     cand += [f'<option value="{f}">{esc(cards.name(f))} ({cards.code(f)})</option>'
              for f in data["rulesets"][0]["faces"]]
     payload = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
