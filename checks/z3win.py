@@ -1,0 +1,351 @@
+"""An independent Z3 oracle for the winning-hand question, and questions over all hands.
+
+The encoding shares no code with ``model/win.py``.  It reads only the resolved `Rules`
+(pairs, min_chan, copies, faces, is_ca, is_special, never_complete,
+never_complete_applies, rid) and the card helpers.
+
+For a concrete hand the unknowns are integers:
+
+* ``chan[f]``   concealed chắn of face f,
+* ``ca[a,b]``   cạ made of faces a and b (one variable per unordered pair the rules allow);
+
+every concealed card is used exactly once (``2 chan[f] + sum_b ca[f,b] == count[f]``),
+laid-down groups are fixed and only add their chắn, and for an ordinary ù the candidate
+must sit in a pair that may be the final one (a chắn of its face, or a cạ with it that is
+not special).  The chắn total is maximised with ``z3.Optimize``.
+
+The functions at the end ask questions about *every* hand at once; each returns a witness
+or None when Z3 proves there is none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import z3
+
+from chanspec.model import cards
+from chanspec.model.table import Rules
+
+
+class Z3InputError(ValueError):
+    """Input that is not a hand (a laid card not held, too many copies)."""
+
+
+class Z3Unknown(RuntimeError):
+    """Z3 gave up (time limit); neither a witness nor a proof."""
+
+
+@dataclass(frozen=True)
+class Z3Result:
+    win: bool
+    chan: int | None  # largest admissible chắn count, None when nothing decomposes
+    refused: tuple[str, ...]  # rule ids that alone turned a decomposable hand down
+
+
+@dataclass(frozen=True)
+class Witness:
+    hand: tuple[int, ...]  # the cards held before the candidate, in face order
+    candidate: int | None  # the completing card (None for questions without one)
+    note: str = ""
+
+    def codes(self) -> tuple[list[str], str | None]:
+        return cards.codes(self.hand), None if self.candidate is None else cards.code(
+            self.candidate)
+
+
+def _ca_pairs(rules: Rules) -> list[tuple[int, int]]:
+    fs = sorted(rules.faces)
+    return [(a, b) for i, a in enumerate(fs) for b in fs[i + 1:] if rules.is_ca(a, b)]
+
+
+class _Decomp:
+    """Fresh pairing variables for one count vector, with the constraints that bind them."""
+
+    def __init__(self, rules: Rules, tag: str, pairs: list[tuple[int, int]]):
+        self.rules = rules
+        self.chan = {f: z3.Int(f"{tag}_chan_{f}") for f in rules.faces}
+        self.ca = {(a, b): z3.Int(f"{tag}_ca_{a}_{b}") for a, b in pairs}
+        self.touch: dict[int, list[tuple[tuple[int, int], z3.ArithRef]]] = {
+            f: [] for f in rules.faces}
+        for (a, b), v in self.ca.items():
+            self.touch[a].append(((a, b), v))
+            self.touch[b].append(((a, b), v))
+
+    def variables(self) -> list[z3.ArithRef]:
+        return list(self.chan.values()) + list(self.ca.values())
+
+    def total_chan(self) -> z3.ArithRef:
+        return z3.Sum(list(self.chan.values())) if self.chan else z3.IntVal(0)
+
+    def uses(self, count: dict[int, Any]) -> list[z3.BoolRef]:
+        """Every card of `count` (ints or Z3 terms, per face) sits in exactly one pair."""
+        out: list[z3.BoolRef] = [v >= 0 for v in self.variables()]
+        for f in self.rules.faces:
+            used = 2 * self.chan[f] + z3.Sum([v for _, v in self.touch[f]] + [z3.IntVal(0)])
+            out.append(used == count.get(f, 0))
+        return out
+
+    def final_with(self, cand: int, allow_special: bool) -> z3.BoolRef:
+        """Some pair holding the candidate may be the last one."""
+        opts: list[z3.BoolRef] = [self.chan[cand] >= 1]
+        for (a, b), v in self.ca.items():
+            if cand in (a, b) and (allow_special or not self.rules.is_special(a, b)):
+                opts.append(v >= 1)
+        return z3.Or(opts)
+
+    def uses_special(self) -> z3.BoolRef:
+        sp = [v >= 1 for (a, b), v in self.ca.items() if self.rules.is_special(a, b)]
+        return z3.Or(sp) if sp else z3.BoolVal(False)
+
+    def no_special(self) -> list[z3.BoolRef]:
+        return [v == 0 for (a, b), v in self.ca.items() if self.rules.is_special(a, b)]
+
+
+class Z3Win:
+    """The oracle for one resolved rule set."""
+
+    def __init__(self, rules: Rules, timeout_ms: int = 20000):
+        self.rules = rules
+        self.pairs = _ca_pairs(rules)
+        self.timeout_ms = timeout_ms
+
+    def _max(self, count: Sequence[int], final: int | None, allow_special: bool) -> int | None:
+        d = _Decomp(self.rules, "h", self.pairs)
+        opt = z3.Optimize()
+        opt.set("timeout", self.timeout_ms)
+        opt.add(*d.uses({f: count[f] for f in self.rules.faces}))
+        if final is not None:
+            opt.add(d.final_with(final, allow_special))
+        obj = opt.maximize(d.total_chan())
+        res = opt.check()
+        if res == z3.unsat:
+            return None
+        if res != z3.sat:
+            raise Z3Unknown(f"z3 returned {res}")
+        return int(str(obj.value()))
+
+    def judge(
+        self,
+        hand: Iterable[int],
+        laid: Sequence[tuple[str, tuple[int, ...]]] = (),
+        candidate: int | None = None,
+        kind: str = "u",
+    ) -> Z3Result:
+        """Same question as the engine's judge(); `laid` holds (kind, faces) pairs."""
+        r = self.rules
+        held = [0] * cards.NUM_FACES
+        for f in hand:
+            held[f] += 1
+        concealed = list(held)
+        laid_chan = 0
+        for gkind, faces in laid:
+            laid_chan += {"chan": 1, "ca": 0, "chiu": 2}[gkind]
+            for f in faces:
+                concealed[f] -= 1
+        if any(n < 0 for n in concealed):
+            raise Z3InputError("a laid group uses a card the hand does not hold")
+        if candidate is not None:
+            held[candidate] += 1
+        if any(n > r.copies for n in held):
+            raise Z3InputError("more copies of a face than the deck has")
+        if any(held[f] for f in range(cards.NUM_FACES) if f not in r.faces):
+            raise Z3InputError("a face outside this deck")
+        if sum(held) != 2 * r.pairs:
+            return Z3Result(False, None, ())
+        never = (candidate is not None and candidate in r.never_complete
+                 and kind in r.never_complete_applies)
+        refused: list[str] = []
+        if kind == "opening":
+            sub = self._max(concealed, None, True)
+            chan = None if sub is None else sub + laid_chan
+        elif kind == "chiu-u":
+            assert candidate is not None
+            if concealed[candidate] < 3:
+                raise Z3InputError("chíu-ù needs three concealed copies of the candidate")
+            rest = list(concealed)
+            rest[candidate] -= 3
+            sub = self._max(rest, None, True)
+            chan = None if sub is None else sub + laid_chan + 2
+        else:
+            assert candidate is not None
+            full = list(concealed)
+            full[candidate] += 1
+            sub = self._max(full, candidate, allow_special=False)
+            chan = None if sub is None else sub + laid_chan
+            if chan is None or chan < r.min_chan:
+                loose = self._max(full, candidate, allow_special=True)
+                if loose is not None and loose + laid_chan >= r.min_chan:
+                    refused.append(r.rid("win.special_ca_final_rule"))
+        if never:
+            refused.insert(0, r.rid("win.never_complete_rule"))
+        win = chan is not None and chan >= r.min_chan and not never
+        return Z3Result(win, chan, tuple(refused))
+
+
+# --------------------------------------------------------------------------- all hands
+
+
+def _classes(rules: Rules) -> dict[int, int]:
+    """Face -> index of its connected class in the cạ graph (own search, from is_ca)."""
+    out: dict[int, int] = {}
+    for f in sorted(rules.faces):
+        if f in out:
+            continue
+        k = len(set(out.values()))
+        stack = [f]
+        out[f] = k
+        while stack:
+            x = stack.pop()
+            for y in rules.faces:
+                if y not in out and rules.is_ca(x, y):
+                    out[y] = k
+                    stack.append(y)
+    return out
+
+
+def _hand_vars(rules: Rules, size: int) -> tuple[dict[int, z3.ArithRef], list[z3.BoolRef]]:
+    h = {f: z3.Int(f"hand_{f}") for f in rules.faces}
+    cons: list[z3.BoolRef] = [z3.And(v >= 0, v <= rules.copies) for v in h.values()]
+    cons.append(z3.Sum(list(h.values())) == size)
+    return h, cons
+
+
+def _plus(h: dict[int, z3.ArithRef], face: int, k: int) -> dict[int, Any]:
+    out: dict[int, Any] = dict(h)
+    out[face] = h[face] + k
+    return out
+
+
+def _wins_by_u(rules: Rules, pairs: list[tuple[int, int]], h: dict[int, z3.ArithRef],
+               g: int, tag: str) -> tuple[_Decomp, z3.BoolRef]:
+    """`hand + g` splits into pairs with an allowed final pair and enough chắn."""
+    d = _Decomp(rules, tag, pairs)
+    body = z3.And(*d.uses(_plus(h, g, 1)), d.final_with(g, allow_special=False),
+                  d.total_chan() >= rules.min_chan)
+    return d, body
+
+
+def _wins_by_chiu(rules: Rules, pairs: list[tuple[int, int]], h: dict[int, z3.ArithRef],
+                  g: int, tag: str) -> tuple[_Decomp, z3.BoolRef]:
+    """Three concealed g plus a fourth make a chíu and the rest splits into pairs."""
+    d = _Decomp(rules, tag, pairs)
+    body = z3.And(h[g] >= 3, *d.uses(_plus(h, g, -3)), d.total_chan() + 2 >= rules.min_chan)
+    return d, body
+
+
+def _solve(s: z3.Solver) -> z3.ModelRef | None:
+    res = s.check()
+    if res == z3.unsat:
+        return None
+    if res != z3.sat:
+        raise Z3Unknown(f"z3 returned {res}: {s.reason_unknown()}")
+    return s.model()
+
+
+def _hand_from(model: z3.ModelRef, h: dict[int, z3.ArithRef]) -> tuple[int, ...]:
+    out: list[int] = []
+    for f in sorted(h):
+        out.extend([f] * model.eval(h[f], model_completion=True).as_long())
+    return tuple(out)
+
+
+def dead_wait(rules: Rules, timeout_ms: int = 120000) -> Witness | None:
+    """A concealed hand one card short whose only completing cards may never complete ù.
+
+    The hand (``2 * pairs - 1`` concealed cards) would be complete with some face in
+    ``never_complete`` (pairs, allowed final pair, enough chắn), yet no other face
+    completes it, neither by an ordinary ù nor by chíu-ù: a wait that can never win.
+    Returns such a hand with that face as `candidate`, or None when Z3 proves that no
+    hand of the table is like that.
+    """
+    pairs = _ca_pairs(rules)
+    if "u" not in rules.never_complete_applies:
+        return None
+    waits = [y for y in sorted(rules.never_complete) if y in rules.faces]
+    if not waits:
+        return None
+    h, cons = _hand_vars(rules, 2 * rules.pairs - 1)
+    s = z3.Solver()
+    s.set("timeout", timeout_ms)
+    s.add(*cons)
+    y_is = {y: z3.Bool(f"wait_{y}") for y in waits}
+    options = []
+    for y in waits:
+        _, body = _wins_by_u(rules, pairs, h, y, f"w{y}")
+        options.append(z3.And(y_is[y], h[y] + 1 <= rules.copies, body))
+    s.add(z3.Or(options))
+    # Pairs never cross a class of the cạ graph.  If the hand plus y is complete, every
+    # class but y's holds an even number of cards and y's class an odd one; a face g of
+    # another class leaves y's class odd (adding g, or removing three g for a chíu), so
+    # only the faces of y's class can complete the hand too.  Those are checked for all
+    # of their decompositions.
+    comp = _classes(rules)
+    for g in sorted(rules.faces):
+        if g in rules.never_complete:
+            continue
+        near = [y_is[y] for y in waits if comp[y] == comp[g]]
+        if not near:
+            continue
+        d, body = _wins_by_u(rules, pairs, h, g, f"u{g}")
+        s.add(z3.Implies(z3.Or(near), z3.ForAll(
+            d.variables(), z3.Not(z3.And(h[g] + 1 <= rules.copies, body)))))
+        d2, body2 = _wins_by_chiu(rules, pairs, h, g, f"c{g}")
+        s.add(z3.Implies(z3.Or(near), z3.ForAll(
+            d2.variables(), z3.Not(z3.And(h[g] + 1 <= rules.copies, body2)))))
+    m = _solve(s)
+    if m is None:
+        return None
+    hand = _hand_from(m, h)
+    # The model may set several y_is; name a face whose whole option holds.
+    oracle = Z3Win(rules)
+    y = next(y for y in waits if z3.is_true(m.eval(y_is[y], model_completion=True))
+             and _completes(oracle, hand, y))
+    return Witness(hand, y, "completes only with a face that may never complete ù")
+
+
+def _completes(oracle: Z3Win, hand: Sequence[int], y: int) -> bool:
+    full = [0] * cards.NUM_FACES
+    for f in hand:
+        full[f] += 1
+    full[y] += 1
+    if full[y] > oracle.rules.copies:
+        return False
+    best = oracle._max(full, y, allow_special=False)
+    return best is not None and best >= oracle.rules.min_chan
+
+
+def needs_special_ca(rules: Rules, timeout_ms: int = 120000) -> Witness | None:
+    """A winning hand (ordinary ù) that cannot win without a special cạ somewhere in it.
+
+    Returns the hand and its completing card such that some admissible winning
+    decomposition exists, and every decomposition without a special cạ fails (no split,
+    a bad final pair, or too few chắn).  None when Z3 proves there is no such hand.
+    """
+    pairs = _ca_pairs(rules)
+    if not any(rules.is_special(a, b) for a, b in pairs):
+        return None
+    h, cons = _hand_vars(rules, 2 * rules.pairs - 1)
+    cands = [g for g in sorted(rules.faces)
+             if not (g in rules.never_complete and "u" in rules.never_complete_applies)]
+    if not cands:
+        return None
+    s = z3.Solver()
+    s.set("timeout", timeout_ms)
+    s.add(*cons)
+    pick = {g: z3.Bool(f"cand_{g}") for g in cands}
+    s.add(z3.PbEq([(b, 1) for b in pick.values()], 1))
+    for g in cands:
+        _, body = _wins_by_u(rules, pairs, h, g, f"u{g}")
+        # the same question over the cạ that are not special only
+        plain_pairs = [(a, b) for a, b in pairs if not rules.is_special(a, b)]
+        d2, plain = _wins_by_u(rules, plain_pairs, h, g, f"n{g}")
+        s.add(z3.Implies(pick[g], z3.And(h[g] + 1 <= rules.copies, body)))
+        s.add(z3.Implies(pick[g], z3.ForAll(d2.variables(), z3.Not(plain))))
+    m = _solve(s)
+    if m is None:
+        return None
+    g = next(g for g in cands if z3.is_true(m.eval(pick[g], model_completion=True)))
+    return Witness(_hand_from(m, h), g, "wins only with a special cạ in the hand")

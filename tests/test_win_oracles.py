@@ -1,0 +1,347 @@
+"""The winning-hand engine against two independent oracles (Z3 and brute force).
+
+Random hands, near-complete hands (a complete decomposition with one card taken out or
+replaced), 4 and 5 players, laid chắn / cạ / chíu, every option value that changes
+pairing, and the three kinds of win.  Plus exact counts of winning hands on reduced
+decks, engine against exhaustive enumeration.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Sequence
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from chanspec.checks.brute import Brute, reduced_rules
+from chanspec.checks.z3win import Z3Win
+from chanspec.model import cards, table, win
+from chanspec.model.table import Rules
+
+FAST = settings(max_examples=150, derandomize=True, deadline=None,
+                suppress_health_check=[HealthCheck.too_slow])
+Z3_SETTINGS = settings(max_examples=150, derandomize=True, deadline=None,
+                       suppress_health_check=[HealthCheck.too_slow])
+
+OPTION_SETS = [
+    {},
+    {"lao-thang": "off"},
+    {"special-ca-scope": "whole-group"},
+    {"lao-thang": "off", "special-ca-scope": "whole-group"},
+]
+KINDS = ["u", "chiu-u", "opening"]
+
+Laid = list[tuple[str, tuple[int, ...]]]
+Case = tuple[list[int], Laid, int | None, str]
+
+_ORACLES: dict[tuple[object, ...], tuple[win.WinEngine, Z3Win, Brute]] = {}
+
+
+def oracles(rules: Rules) -> tuple[win.WinEngine, Z3Win, Brute]:
+    k = (id(rules.table), *rules.key())
+    if k not in _ORACLES:
+        _ORACLES[k] = (win.WinEngine(rules), Z3Win(rules), Brute(rules))
+    return _ORACLES[k]
+
+
+def family(players: int, opts: dict[str, str]) -> Rules:
+    return table.rules("family", players, opts)
+
+
+def ca_pairs(rules: Rules) -> list[tuple[int, int]]:
+    fs = sorted(rules.faces)
+    return [(a, b) for a in fs for b in fs if a < b and rules.is_ca(a, b)]
+
+
+def complete_hand(rng: random.Random, rules: Rules, chiu_cand: bool,
+                  laid_share: float) -> tuple[list[tuple[str, tuple[int, ...]]], list[bool]]:
+    """A complete decomposition: groups (kind, faces) and whether each one is laid down.
+
+    With `chiu_cand` the first group is four concealed identical cards (a chíu-ù shape).
+    """
+    left = {f: rules.copies for f in rules.faces}
+    groups: list[tuple[str, tuple[int, ...]]] = []
+    laid: list[bool] = []
+    need = rules.pairs
+    if chiu_cand:
+        f = rng.choice([f for f in rules.faces if left[f] >= 4])
+        left[f] -= 4
+        groups.append(("chiu", (f,) * 4))
+        laid.append(False)
+        need -= 2
+    cas = ca_pairs(rules)
+    while need > 0:
+        roll = rng.random()
+        if need >= 2 and roll < 0.12:
+            opts = [f for f in rules.faces if left[f] >= 4]
+            if opts:
+                f = rng.choice(opts)
+                left[f] -= 4
+                groups.append(("chiu", (f,) * 4))
+                laid.append(rng.random() < laid_share)
+                need -= 2
+                continue
+        if roll < 0.6:
+            opts = [f for f in rules.faces if left[f] >= 2]
+            if opts:
+                f = rng.choice(opts)
+                left[f] -= 2
+                groups.append(("chan", (f, f)))
+                laid.append(rng.random() < laid_share)
+                need -= 1
+                continue
+        opts2 = [(a, b) for a, b in cas if left[a] and left[b]]
+        a, b = rng.choice(opts2)
+        left[a] -= 1
+        left[b] -= 1
+        groups.append(("ca", (a, b)))
+        laid.append(rng.random() < laid_share)
+        need -= 1
+    return groups, laid
+
+
+def near_case(seed: int, rules: Rules, kind: str, laid_share: float, perturb: bool) -> Case:
+    """A hand one card from complete (or complete itself, for an opening)."""
+    rng = random.Random(seed)
+    groups, laid_flags = complete_hand(rng, rules, kind == "chiu-u", laid_share)
+    laid: Laid = [g for g, lf in zip(groups, laid_flags, strict=True) if lf]
+    concealed = [f for g, lf in zip(groups, laid_flags, strict=True) if not lf for f in g[1]]
+    held = [f for g in groups for f in g[1]]
+    candidate: int | None = None
+    if kind == "chiu-u":
+        candidate = groups[0][1][0]
+        concealed.remove(candidate)
+        held.remove(candidate)
+    elif kind == "u":
+        candidate = rng.choice(concealed)
+        concealed.remove(candidate)
+        held.remove(candidate)
+    if perturb and concealed:
+        cnt = cards.counts(held)
+        if candidate is not None:
+            cnt[candidate] += 1
+        out = rng.choice([f for f in concealed if f != candidate] or concealed)
+        if kind == "chiu-u" and out == candidate:
+            out = rng.choice(concealed)
+        free = [f for f in rules.faces if cnt[f] < rules.copies and f != out]
+        if free and not (kind == "chiu-u" and out == candidate):
+            new = rng.choice(free)
+            held.remove(out)
+            held.append(new)
+    return held, laid, candidate, kind
+
+
+def random_case(seed: int, rules: Rules, kind: str) -> Case:
+    """A uniformly dealt hand of the right size (rarely a win), no laid groups."""
+    rng = random.Random(seed)
+    deck = [f for f in rules.faces for _ in range(rules.copies)]
+    if kind == "opening":
+        return rng.sample(deck, 2 * rules.pairs), [], None, kind
+    cards_ = rng.sample(deck, 2 * rules.pairs)
+    if kind == "chiu-u":
+        cnt = cards.counts(cards_)
+        quads = [f for f in rules.faces if cnt[f] >= 4]
+        if not quads:
+            f = rng.choice(rules.faces)
+            cards_ = [x for x in cards_ if x != f]
+            cards_ = cards_[: 2 * rules.pairs - 4] + [f] * 4
+            rest = [x for x in deck if x != f]
+            while len(cards_) < 2 * rules.pairs:
+                cards_.append(rest.pop(rng.randrange(len(rest))))
+            if max(cards.counts(cards_)) > rules.copies:
+                return near_case(seed, rules, kind, 0.0, False)
+            quads = [f]
+        c = quads[0]
+        cards_.remove(c)
+        return cards_, [], c, kind
+    c = cards_.pop()
+    return cards_, [], c, kind
+
+
+def engine_verdict(e: win.WinEngine, case: Case) -> win.Verdict:
+    hand, laid, cand, kind = case
+    groups = [win.Group(k, tuple(sorted(fs))) for k, fs in laid]  # type: ignore[arg-type]
+    return e.judge(hand, groups, cand, kind)  # type: ignore[arg-type]
+
+
+def fast(e: win.WinEngine, case: Case) -> bool:
+    hand, laid, cand, kind = case
+    concealed = cards.counts(hand)
+    laid_chan = 0
+    for k, fs in laid:
+        laid_chan += {"chan": 1, "ca": 0, "chiu": 2}[k]
+        for f in fs:
+            concealed[f] -= 1
+    return e.is_win(concealed, laid_chan, cand, kind)  # type: ignore[arg-type]
+
+
+def check_all(rules: Rules, case: Case, use_z3: bool) -> win.Verdict:
+    e, z, b = oracles(rules)
+    v = engine_verdict(e, case)
+    br = b.judge(*case)
+    assert (v.win, v.chan) == (br.win, br.chan), (case, v, br)
+    assert fast(e, case) == v.win, case
+    never = rules.rid("win.never_complete_rule")
+    final = rules.rid("win.special_ca_final_rule")
+    assert (never in v.rules) == (never in br.refused), (case, v, br)
+    if final in br.refused:
+        assert final in v.rules, (case, v, br)
+    if use_z3:
+        zr = z.judge(*case)
+        assert (zr.win, zr.chan) == (v.win, v.chan), (case, v, zr)
+        assert zr.refused == br.refused, (case, zr, br)
+    if v.win:
+        # the decomposition the engine shows is a real one
+        assert v.groups is not None
+        shown = sorted(f for g in v.groups for f in g)
+        full = list(case[0]) + ([case[2]] if case[2] is not None else [])
+        assert shown == sorted(full)
+    return v
+
+
+players_st = st.sampled_from([4, 5])
+opts_st = st.sampled_from(range(len(OPTION_SETS)))
+seed_st = st.integers(0, 2**32 - 1)
+
+
+@FAST
+@given(players_st, opts_st, st.sampled_from(KINDS), seed_st, st.sampled_from([0.0, 0.3, 0.7]),
+       st.booleans())
+def test_near_complete_engine_equals_brute(players: int, oi: int, kind: str, seed: int,
+                                           laid_share: float, perturb: bool) -> None:
+    rules = family(players, OPTION_SETS[oi])
+    check_all(rules, near_case(seed, rules, kind, laid_share, perturb), use_z3=False)
+
+
+@FAST
+@given(players_st, opts_st, st.sampled_from(KINDS), seed_st)
+def test_random_engine_equals_brute(players: int, oi: int, kind: str, seed: int) -> None:
+    rules = family(players, OPTION_SETS[oi])
+    check_all(rules, random_case(seed, rules, kind), use_z3=False)
+
+
+@Z3_SETTINGS
+@given(players_st, opts_st, st.sampled_from(KINDS), seed_st, st.sampled_from([0.0, 0.4]),
+       st.booleans())
+def test_near_complete_engine_equals_z3(players: int, oi: int, kind: str, seed: int,
+                                        laid_share: float, perturb: bool) -> None:
+    rules = family(players, OPTION_SETS[oi])
+    check_all(rules, near_case(seed, rules, kind, laid_share, perturb), use_z3=True)
+
+
+@Z3_SETTINGS
+@given(players_st, opts_st, st.sampled_from(KINDS), seed_st)
+def test_random_engine_equals_z3(players: int, oi: int, kind: str, seed: int) -> None:
+    rules = family(players, OPTION_SETS[oi])
+    check_all(rules, random_case(seed, rules, kind), use_z3=True)
+
+
+def test_near_complete_generator_hits_both_outcomes() -> None:
+    """The property tests above see winning and losing hands of every kind."""
+    rules = family(4, {})
+    seen: set[tuple[str, bool]] = set()
+    for seed in range(200):
+        for kind in KINDS:
+            case = near_case(seed, rules, kind, 0.3, seed % 2 == 1)
+            seen.add((kind, engine_verdict(oracles(rules)[0], case).win))
+    assert seen == {(k, w) for k in KINDS for w in (True, False)}
+
+
+# --------------------------------------------------------------------------- reduced decks
+
+
+def vectors(faces: Sequence[int], copies: int, total: int) -> list[list[int]]:
+    """Every count vector over `faces` with `total` cards."""
+    out = []
+    for combo in itertools.product(range(copies + 1), repeat=len(faces)):
+        if sum(combo) == total:
+            v = [0] * cards.NUM_FACES
+            for f, n in zip(faces, combo, strict=True):
+                v[f] = n
+            out.append(v)
+    return out
+
+
+def count_wins(rules: Rules, judge: str) -> dict[str, int]:
+    """Winning (hand, candidate, kind) combinations, by the engine or by brute force."""
+    e, _, b = oracles(rules)
+    n = 2 * rules.pairs
+    got = {"u": 0, "chiu-u": 0, "opening": 0}
+    for v in vectors(rules.faces, rules.copies, n - 1):
+        hand = cards.expand(v)
+        for c in rules.faces:
+            if v[c] < rules.copies:
+                w = (e.judge(hand, (), c, "u").win if judge == "engine"
+                     else b.judge(hand, (), c, "u").win)
+                if judge == "engine":
+                    assert e.is_win(v, 0, c, "u") == w
+                got["u"] += w
+            if v[c] >= 3 and v[c] < rules.copies:
+                w = (e.judge(hand, (), c, "chiu-u").win if judge == "engine"
+                     else b.judge(hand, (), c, "chiu-u").win)
+                got["chiu-u"] += w
+    for v in vectors(rules.faces, rules.copies, n):
+        hand = cards.expand(v)
+        w = (e.judge(hand, (), None, "opening").win if judge == "engine"
+             else b.judge(hand, (), None, "opening").win)
+        if judge == "engine":
+            assert e.is_win(v, 0, None, "opening") == w
+        got["opening"] += w
+    return got
+
+
+REDUCED = [
+    # faces, copies, variants (players, pairs, min_chan)
+    (["1v", "1n", "1s", "2v", "2n", "2s", "chi", "lao", "thang"], 2, [(4, 3, 1), (5, 2, 2)]),
+    (["1v", "1n", "1s", "chi", "lao", "thang"], 4, [(4, 4, 2), (5, 3, 0)]),
+    (["1v", "1n", "9s", "9v", "chi", "lao", "thang"], 4, [(4, 3, 2)]),
+]
+
+
+@pytest.mark.parametrize("deck", range(len(REDUCED)))
+@pytest.mark.parametrize("oi", range(len(OPTION_SETS)))
+def test_reduced_deck_win_counts(deck: int, oi: int) -> None:
+    faces, copies, variants = REDUCED[deck]
+    for players, _, _ in variants:
+        rules = reduced_rules(faces, copies, variants, players, OPTION_SETS[oi],
+                              table_id=f"reduced-{deck}")
+        by_engine = count_wins(rules, "engine")
+        by_brute = count_wins(rules, "brute")
+        assert by_engine == by_brute
+        assert by_engine["u"] > 0 and by_engine["opening"] > 0
+
+
+def test_reduced_counts_by_hand() -> None:
+    """Counts small enough to derive by hand.
+
+    Deck 2v, 2n, 2s with two copies each, one pair per hand.  Opening hands of two
+    cards: six multisets (three chắn, three cạ of rank Nhì), all of them complete; with
+    a minimum of one chắn only the three chắn win.  Ordinary ù from one held card: the
+    held card and the candidate form the final pair; any of the 3 x 3 (held, candidate)
+    choices pairs (chắn or same-rank cạ, never special), so 9 wins with no minimum.
+    """
+    for min_chan, opening, u in ((0, 6, 9), (1, 3, 3)):
+        rules = reduced_rules(["2v", "2n", "2s"], 2, [(4, 1, min_chan)], 4,
+                              table_id=f"tiny-{min_chan}")
+        got = count_wins(rules, "engine")
+        assert got == {"u": u, "chiu-u": 0, "opening": opening}
+        assert count_wins(rules, "brute") == got
+
+
+def test_z3_equals_brute_on_every_reduced_hand() -> None:
+    """Z3 and brute force agree on every ordinary-ù question of a small deck."""
+    rules = reduced_rules(["1v", "1n", "2v", "2n", "chi", "lao"], 2, [(4, 2, 1)], 4,
+                          table_id="reduced-z3")
+    _, z, b = oracles(rules)
+    n = 0
+    for v in vectors(rules.faces, rules.copies, 3):
+        hand = cards.expand(v)
+        for c in rules.faces:
+            if v[c] < rules.copies:
+                zr, br = z.judge(hand, (), c, "u"), b.judge(hand, (), c, "u")
+                assert (zr.win, zr.chan, zr.refused) == (br.win, br.chan, br.refused)
+                n += 1
+    assert n > 100
