@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import z3
-
 from chanspec.model import cards
 from chanspec.model.table import Rules
 

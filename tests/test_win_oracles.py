@@ -13,13 +13,12 @@ import random
 from collections.abc import Sequence
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from chanspec.checks.brute import Brute, reduced_rules
 from chanspec.checks.z3win import Z3Win
 from chanspec.model import cards, table, win
 from chanspec.model.table import Rules
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 FAST = settings(max_examples=150, derandomize=True, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow])
