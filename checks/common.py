@@ -104,7 +104,9 @@ def say(lang: str, vi: str, en: str, indent: str = "") -> str:
 
 def pick(lang: str, vi: str, en: str) -> str:
     """A short label: ``vi / en`` in Vietnamese mode, ``en`` in English mode."""
-    return en if lang == "en" or vi.casefold() == en.casefold() else f"{vi} / {en}"
+    if lang == "en":
+        return en
+    return vi if vi.casefold() == en.casefold() else f"{vi} / {en}"
 
 
 def write_atomic(path: str | os.PathLike[str], text: str) -> None:

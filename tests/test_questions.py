@@ -1,0 +1,81 @@
+"""OPEN_QUESTIONS.md: generated from the table, committed, never stale."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from chanspec.checks import cli, questions
+from chanspec.checks.common import write_atomic
+from chanspec.model import table
+
+ROOT = Path(__file__).resolve().parent.parent
+COMMITTED = ROOT / questions.FILE_NAME
+
+def test_committed_file_is_up_to_date() -> None:
+    assert COMMITTED.is_file(), "run: chanspec questions --write"
+    assert COMMITTED.read_text(encoding="utf-8") == questions.render(table.load("family")), (
+        "OPEN_QUESTIONS.md is stale; run: chanspec questions --write")
+
+def test_every_open_row_is_rendered_with_its_values() -> None:
+    t = table.load("family")
+    text = questions.render(t)
+    rows = questions.question_rows(t)
+    assert {r.id for r in rows} >= {"lao-thang", "pass-ca-ban", "returned-card-u",
+                                    "reclaim-deadline", "timeout"}
+    for r in rows:
+        section = text.split(f"### `{r.id}`", 1)[1].split("\n### ", 1)[0]
+        assert r.vi in section and r.en in section
+        assert r.section in section
+        assert ("máy kiểm tra" if r.found_by == "checker" else "gia đình") in section
+        for v in r.values:
+            line = next(x for x in section.splitlines() if x.startswith(f"| `{v}`"))
+            assert " ".join(r.value_text[v]["vi"].split()) in line
+            assert ("(mặc định / default)" in line) == (v == r.default)
+    settled = [r for r in t.rows.values() if r.status == "settled"]
+    assert all(f"### `{r.id}`" not in text for r in settled)
+
+def test_findings_are_rendered() -> None:
+    t = table.load("family")
+    finding = questions.Finding(
+        steps_vi=("Người 1 Chíu ngoài lượt.", "Người 1 trả một quân về cửa."),
+        steps_en=("Player 1 takes a chíu out of turn.", "Player 1 returns a card."),
+        frequency_vi="1 ván trong 40", frequency_en="1 hand in 40",
+        effects={"allowed": questions.Effect("Người 2 ù.", "Player 2 wins."),
+                 "forbidden": questions.Effect("Ván tiếp tục.", "The hand goes on.")},
+        source="chanspec explore --seed 7",
+    )
+    plain = questions.render(t)
+    text = questions.render(t, {"returned-card-u": finding})
+    assert text != plain
+    section = text.split("### `returned-card-u`", 1)[1].split("\n### ", 1)[0]
+    assert "1. Người 1 Chíu ngoài lượt." in section
+    assert "*Player 1 returns a card.*" in section
+    assert "1 ván trong 40" in section and "1 hand in 40" in section
+    assert "| `allowed` | Người 2 ù.<br>*Player 2 wins.* |" in section
+    assert "chanspec explore --seed 7" in section
+    with pytest.raises(ValueError, match="not open questions"):
+        questions.render(t, {"chiu": finding})
+    with pytest.raises(ValueError, match="as many English steps"):
+        questions.Finding(steps_vi=("a",), steps_en=())
+
+def test_write_and_check_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "OQ.md"
+    assert cli.main(["questions", "--check", str(target)]) == 1  # missing
+    assert cli.main(["questions", "--write", str(target)]) == 0
+    assert target.read_text(encoding="utf-8") == questions.render(table.load("family"))
+    assert cli.main(["questions", "--check", str(target)]) == 0
+    target.write_text(target.read_text(encoding="utf-8") + "edited\n", encoding="utf-8")
+    assert cli.main(["questions", "--check", str(target)]) == 1
+    err = capsys.readouterr().err
+    assert "chanspec questions --write" in err
+    assert [p.name for p in tmp_path.iterdir()] == ["OQ.md"]  # no temp files left
+
+def test_write_atomic_leaves_old_file_on_failure(tmp_path: Path) -> None:
+    target = tmp_path / "f.md"
+    write_atomic(target, "old\n")
+
+    with pytest.raises(TypeError):
+        write_atomic(target, 42)  # type: ignore[arg-type]
+    assert target.read_text(encoding="utf-8") == "old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["f.md"]
