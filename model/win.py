@@ -158,9 +158,40 @@ class WinEngine:
         self.r_never = r["win.never_complete_rule"]
         self.r_final = r["win.special_ca_final_rule"]
         self.r_chiu = r["turn.chiu_counts_rule"]
-        # flat lists for the fast path
+        # face -> (class number, weight, final row, best table, kinds it never completes)
+        self._slot: dict[int, tuple[object, ...]] = {}
+        for ci, t in enumerate(self.classes):
+            for i, f in enumerate(t.faces):
+                self._slot[f] = (ci, t.weights[i], t.final[i], t.best,
+                                 self.never_applies if f in self.never else frozenset())
+        # Flat plans for the fast path.  A class of at most three faces is a 7-tuple
+        # (best, f0, w0, f1, w1, f2, w2), padded with weight 0; larger classes go through
+        # the general (best, ((face, weight), ...)) form.
+        small: list[tuple[_ClassTable, tuple[object, ...]]] = []
+        large: list[tuple[_ClassTable, tuple[object, ...]]] = []
+        for t in self.classes:
+            fw = tuple(zip(t.faces, t.weights, strict=True))
+            if len(fw) <= 3:
+                pad = fw + ((0, 0),) * (3 - len(fw))
+                small.append((t, (t.best, *(x for pair in pad for x in pair))))
+            else:
+                large.append((t, (t.best, fw)))
         self._keys_spec = tuple((t.best, tuple(zip(t.faces, t.weights, strict=True)))
                                 for t in self.classes)
+        # per candidate face: the other classes, split by shape, and the candidate's
+        # class table (faces, weights, final row for the candidate, best, weight)
+        self._plan: dict[int, tuple[object, ...]] = {}
+        for f, t in self.class_of.items():
+            i = t.index[f]
+            self._plan[f] = (
+                tuple(spec for u, spec in small if u is not t),
+                tuple(spec for u, spec in large if u is not t),
+                tuple(zip(t.faces, t.weights, strict=True)),
+                t.final[i],
+                t.best,
+                t.weights[i],
+                self.never_applies if f in self.never else frozenset(),
+            )
 
     # ------------------------------------------------------------------ fast path
     def concealed_best(self, counts: Sequence[int]) -> int:
@@ -184,29 +215,33 @@ class WinEngine:
         if candidate is None:
             b = self.concealed_best(concealed)
             return b >= 0 and b + laid_chan >= self.min_chan
-        if candidate in self.never and kind in self.never_applies:
+        small, large, fw, final, best_t, wi, never_kinds = self._plan[candidate]  # type: ignore[misc]
+        if kind in never_kinds:
             return False
-        t = self.class_of[candidate]
         total = laid_chan
-        for other in self.classes:
-            if other is t:
-                continue
-            key = 0
-            for f, w in zip(other.faces, other.weights, strict=True):
-                key += concealed[f] * w
-            b = other.best[key]
-            if b < 0:
+        for best, a, wa, b, wb, c, wc in small:
+            x = best[concealed[a] * wa + concealed[b] * wb + concealed[c] * wc]
+            if x < 0:
                 return False
-            total += b
-        key = t.key(concealed)
-        i = t.index[candidate]
+            total += x
+        for best, ofw in large:
+            key = 0
+            for f, w in ofw:
+                key += concealed[f] * w
+            x = best[key]
+            if x < 0:
+                return False
+            total += x
+        key = 0
+        for f, w in fw:
+            key += concealed[f] * w
         if kind == "chiu-u":
             if concealed[candidate] < 3:
                 return False
-            b = t.best[key - 3 * t.weights[i]]
-            return b >= 0 and total + b + 2 >= self.min_chan
-        b = t.final[i][key + t.weights[i]]
-        return b >= 0 and total + b >= self.min_chan
+            x = best_t[key - 3 * wi]
+            return x >= 0 and total + x + 2 >= self.min_chan
+        x = final[key + wi]
+        return x >= 0 and total + x >= self.min_chan
 
     # ------------------------------------------------------------------ full verdict
     def judge(
@@ -350,7 +385,8 @@ class WinEngine:
         while key:
             target = t.best[key]
             i = next(j for j in range(len(v)) if v[j])
-            if v[i] >= 2 and t.best[key - 2 * w[i]] != NONE and t.best[key - 2 * w[i]] + 1 == target:
+            sub = t.best[key - 2 * w[i]] if v[i] >= 2 else NONE
+            if sub != NONE and sub + 1 == target:
                 pairs.append((t.faces[i], t.faces[i]))
                 v[i] -= 2
                 key -= 2 * w[i]
@@ -395,12 +431,106 @@ class WinEngine:
         return tuple(out) + (final,)
 
 
+class HandIndex:
+    """One player's concealed counts, kept ready for O(1) win decisions.
+
+    `add` / `remove` move one concealed card in O(1) (one table lookup each);
+    `wins_with(candidate, kind)` answers `WinEngine.is_win` for the current counts in
+    O(1) as well: the per-class maxima are kept summed, with a count of the classes that
+    do not split into pairs.  `laid_chan` follows the player's laid-down chắn.
+    """
+
+    __slots__ = ("engine", "counts", "laid_chan", "_keys", "_vals", "_total", "_broken",
+                 "_slot", "_best", "_min", "_copies")
+
+    def __init__(self, engine: WinEngine, counts: Sequence[int] = (), laid_chan: int = 0):
+        self.engine = engine
+        self.counts = [0] * cards.NUM_FACES
+        self.laid_chan = laid_chan
+        self._slot = engine._slot
+        self._best = tuple(t.best for t in engine.classes)
+        self._keys = [0] * len(engine.classes)
+        self._vals = [t.best[0] for t in engine.classes]
+        self._total = sum(self._vals)
+        self._broken = 0
+        self._min = engine.min_chan
+        self._copies = engine.rules.copies
+        for f, n in enumerate(counts):
+            for _ in range(n):
+                self.add(f)
+
+    def _move(self, face: int, step: int) -> None:
+        slot = self._slot.get(face)
+        if slot is None:
+            raise HandError(f"{cards.name(face)} is not in this ruleset's deck")
+        ci, w = slot[0], slot[1]
+        key = self._keys[ci] + step * w
+        self._keys[ci] = key
+        old = self._vals[ci]
+        new = self._best[ci][key]
+        self._vals[ci] = new
+        if old < 0:
+            self._broken -= 1
+        else:
+            self._total -= old
+        if new < 0:
+            self._broken += 1
+        else:
+            self._total += new
+
+    def add(self, face: int) -> None:
+        if self.counts[face] >= self._copies:
+            raise HandError(f"{cards.name(face)} would be held {self.counts[face] + 1} times; "
+                            f"the deck has only {self._copies}")
+        self._move(face, 1)
+        self.counts[face] += 1
+
+    def remove(self, face: int) -> None:
+        if self.counts[face] <= 0:
+            raise HandError(f"{cards.name(face)} is not in the concealed hand")
+        self._move(face, -1)
+        self.counts[face] -= 1
+
+    def best(self) -> int:
+        """Largest concealed chắn count (NONE when the concealed cards do not split)."""
+        return NONE if self._broken else self._total
+
+    def wins_with(self, candidate: int | None, kind: WinKind = "u") -> bool:
+        """The same answer as ``engine.is_win(self.counts, self.laid_chan, candidate, kind)``."""
+        if candidate is None:
+            return not self._broken and self._total + self.laid_chan >= self._min
+        ci, w, final, best_t, never_kinds = self._slot[candidate]
+        if kind in never_kinds:
+            return False
+        v = self._vals[ci]
+        if v < 0:
+            if self._broken > 1:
+                return False
+            other = self._total
+        else:
+            if self._broken:
+                return False
+            other = self._total - v
+        key = self._keys[ci]
+        if kind == "chiu-u":
+            if self.counts[candidate] < 3:
+                return False
+            x = best_t[key - 3 * w]
+            return x >= 0 and other + x + 2 + self.laid_chan >= self._min
+        x = final[key + w]
+        return x >= 0 and other + x + self.laid_chan >= self._min
+
+
 _ENGINES: dict[tuple[object, ...], WinEngine] = {}
 
 
 def engine(rules: Rules) -> WinEngine:
-    """The (cached) engine for a resolved rule set."""
-    k = rules.key()
+    """The (cached) engine for a resolved rule set.
+
+    The key includes the table object's identity: two tables may share an id (a
+    scaled-down copy of the family's table, say) and must not share an engine.  The
+    cached engine keeps its table alive, so that identity is never reused meanwhile."""
+    k = (id(rules.table), *rules.key())
     e = _ENGINES.get(k)
     if e is None:
         e = _ENGINES[k] = WinEngine(rules)
