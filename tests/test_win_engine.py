@@ -1,0 +1,185 @@
+"""The engine's fast paths (is_win, HandIndex), its cache, and the Z3 all-hands questions."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from chanspec.checks.brute import Brute, reduced_rules
+from chanspec.checks.z3win import dead_wait, needs_special_ca
+from chanspec.model import cards, table, win
+from chanspec.model.table import Rules
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_win_oracles import near_case
+
+FAST = settings(max_examples=150, derandomize=True, deadline=None,
+                suppress_health_check=[HealthCheck.too_slow])
+OPTION_SETS = [{}, {"lao-thang": "off"}, {"special-ca-scope": "whole-group"}]
+
+
+@FAST
+@given(st.sampled_from([4, 5]), st.sampled_from(range(3)), st.integers(0, 2**32 - 1))
+def test_hand_index_follows_is_win_through_adds_and_removes(players: int, oi: int,
+                                                            seed: int) -> None:
+    """Random walks of add/remove: wins_with() equals is_win() for every face and kind,
+    and best() equals the brute-force maximum of the concealed cards."""
+    rules = table.rules("family", players, OPTION_SETS[oi])
+    e = win.engine(rules)
+    b = Brute(rules)
+    rng = random.Random(seed)
+    deck = [f for f in rules.faces for _ in range(rules.copies)]
+    rng.shuffle(deck)
+    size = 2 * rules.pairs - 1
+    held, rest = deck[:size], deck[size:]
+    idx = win.HandIndex(e, cards.counts(held), laid_chan=0)
+    for step in range(6):
+        if step:
+            out = held.pop(rng.randrange(len(held)))
+            new = rest.pop(rng.randrange(len(rest)))
+            idx.remove(out)
+            idx.add(new)
+            held.append(new)
+            rest.append(out)
+        assert idx.counts == cards.counts(held)
+        best = b.max_chan(tuple(idx.counts))
+        assert idx.best() == (win.NONE if best is None else best)
+        for c in rules.faces:
+            if idx.counts[c] < rules.copies:
+                assert idx.wins_with(c, "u") == e.is_win(idx.counts, 0, c, "u")
+            if idx.counts[c] == 3:
+                assert idx.wins_with(c, "chiu-u") == e.is_win(idx.counts, 0, c, "chiu-u")
+
+
+def test_hand_index_on_winning_hands_with_laid_chan() -> None:
+    """A known ù (8 chắn with one laid) through the index, then broken by one swap."""
+    rules = table.rules("family", 4, {})
+    e = win.engine(rules)
+    concealed = cards.parse_many("3v 3v 4v 4v 5v 5v 6v 6v 7v 7v 8v 8v 9v 9v 2n 2s 3n 3s 4n 4s 5n")
+    idx = win.HandIndex(e, cards.counts(concealed), laid_chan=1)  # 2v 2v laid
+    five_s = cards.parse("5s")
+    assert idx.wins_with(five_s)
+    idx.laid_chan = 0
+    assert not idx.wins_with(five_s)
+    idx.laid_chan = 1
+    idx.remove(cards.parse("9v"))
+    idx.add(cards.parse("9n"))
+    assert not idx.wins_with(five_s)
+    assert idx.wins_with(five_s) == e.is_win(idx.counts, 1, five_s, "u")
+
+
+def test_hand_index_rejects_impossible_moves() -> None:
+    e = win.engine(table.rules("family", 4, {}))
+    idx = win.HandIndex(e, cards.counts(cards.parse_many("2v 2v 2v 2v")))
+    with pytest.raises(win.HandError, match="deck has only 4"):
+        idx.add(cards.parse("2v"))
+    with pytest.raises(win.HandError, match="not in the concealed hand"):
+        idx.remove(cards.parse("3v"))
+
+
+def test_engine_cache_tells_tables_with_one_id_apart() -> None:
+    """Two tables that share an id (a reduced copy of the family's) get their own engines."""
+    small = reduced_rules(["2v", "2n", "2s"], 2, [(4, 1, 1)], 4, table_id="family")
+    full = table.rules("family", 4, {})
+    assert small.key() == full.key()  # same id, players and options
+    assert win.engine(small) is not win.engine(full)
+    assert win.engine(small).rules.pairs == 1
+    assert win.engine(full).rules.pairs == 12
+
+
+def test_verdict_groups_are_a_real_decomposition() -> None:
+    """The pairs judge() shows are chắn or cạ of the table, the final one holds the
+    candidate and is no special cạ, and the chắn among them add up to `chan`."""
+    rules = table.rules("family", 4, {})
+    e = win.engine(rules)
+    checked = 0
+    for seed in range(300):
+        hand, laid, cand, _ = near_case(seed, rules, "u", 0.0, seed % 3 == 0)
+        assert cand is not None and not laid
+        v = e.judge(hand, [], cand, "u")
+        if v.chan is None or v.groups is None:
+            continue
+        checked += 1
+        pairs = list(v.groups)
+        assert sorted(f for p in pairs for f in p) == sorted(hand + [cand])
+        assert all(p[0] == p[1] or rules.is_ca(p[0], p[1]) for p in pairs)
+        final = pairs[-1]
+        assert cand in final
+        assert final[0] == final[1] or not rules.is_special(final[0], final[1])
+        assert sum(p[0] == p[1] for p in pairs) == v.chan
+    assert checked > 20
+
+
+# --------------------------------------------------------------------------- all hands
+
+
+def _completes(b: Brute, rules: Rules, hand: list[int], g: int, kind: str) -> bool:
+    """Would `g` complete `hand` (shape, final pair, chắn), the never rule aside?"""
+    res = b.judge(hand, [], g, kind)
+    return res.chan is not None and res.chan >= rules.min_chan
+
+
+def _is_dead_wait(rules: Rules, hand: list[int], y: int) -> bool:
+    b = Brute(rules)
+    cnt = cards.counts(hand)
+    if cnt[y] >= rules.copies or not _completes(b, rules, hand, y, "u"):
+        return False
+    for g in rules.faces:
+        if g in rules.never_complete:
+            continue
+        if cnt[g] < rules.copies and _completes(b, rules, hand, g, "u"):
+            return False
+        if 3 <= cnt[g] < rules.copies and _completes(b, rules, hand, g, "chiu-u"):
+            return False
+    return True
+
+
+def test_dead_wait_witness_for_the_family() -> None:
+    """Z3 finds a hand whose only completing card is a yêu face (§4 bullet 2 makes that
+    wait hopeless); brute force confirms every face of the deck."""
+    rules = table.rules("family", 5, {})
+    w = dead_wait(rules)
+    assert w is not None and w.candidate in rules.never_complete
+    assert len(w.hand) == 2 * rules.pairs - 1
+    assert _is_dead_wait(rules, list(w.hand), w.candidate)
+    assert not win.engine(rules).judge(w.hand, [], w.candidate, "u").win
+
+
+def test_needs_special_ca_witness_for_the_family() -> None:
+    """Z3 finds a winning hand that cannot win without a special cạ; brute force with
+    the special cạ taken out of the pairing graph confirms it does not win then."""
+    rules = table.rules("family", 4, {})
+    w = needs_special_ca(rules)
+    assert w is not None and w.candidate is not None
+    assert win.engine(rules).judge(w.hand, [], w.candidate, "u").win
+    plain = Brute(rules)
+    plain.partners = {a: tuple(p for p in ps if not rules.is_special(a, p))
+                      for a, ps in plain.partners.items()}
+    assert not plain.judge(w.hand, [], w.candidate, "u").win
+
+
+def _exhaustive_dead_wait(rules: Rules) -> bool:
+    faces = sorted(rules.faces)
+    for combo in itertools.product(range(rules.copies + 1), repeat=len(faces)):
+        if sum(combo) != 2 * rules.pairs - 1:
+            continue
+        hand = [f for f, n in zip(faces, combo, strict=True) for _ in range(n)]
+        if any(_is_dead_wait(rules, hand, y) for y in rules.never_complete if y in faces):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("faces,copies,pairs,min_chan", [
+    (["1v", "chi"], 1, 1, 1),          # Chi Chi has no chắn and only a special cạ: none
+    (["1v", "1n", "chi"], 2, 2, 2),
+    (["1v", "2v", "2n", "lao", "thang"], 2, 2, 1),
+])
+def test_dead_wait_agrees_with_exhaustive_search(faces: list[str], copies: int, pairs: int,
+                                                 min_chan: int) -> None:
+    """On small decks Z3's answer (witness or proof of none) matches enumeration."""
+    rules = reduced_rules(faces, copies, [(4, pairs, min_chan)], 4, table_id="dead-wait")
+    w = dead_wait(rules)
+    assert (w is not None) == _exhaustive_dead_wait(rules)
+    if w is not None:
+        assert w.candidate is not None and _is_dead_wait(rules, list(w.hand), w.candidate)
