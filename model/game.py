@@ -163,6 +163,13 @@ class Window:
     options: dict[int, list[Action]] = field(default_factory=dict)  # seat -> claims
     responses: dict[int, Action] = field(default_factory=dict)
 
+    def copy(self) -> Window:
+        """A copy whose answers can change independently (the claim lists, which are
+        never changed once made, are shared)."""
+        w = _copy.copy(self)
+        w.responses = dict(self.responses)
+        return w
+
 
 @dataclass(frozen=True)
 class Mark:
@@ -783,8 +790,8 @@ class State:
         c.dead = [list(d) for d in self.dead]
         c.noc, c.noc_pos, c.opener = self.noc, self.noc_pos, self.opener
         c.phase, c.actor = self.phase, self.actor
-        c.window = _copy.deepcopy(self.window)
-        c.interrupted = _copy.deepcopy(self.interrupted)
+        c.window = None if self.window is None else self.window.copy()
+        c.interrupted = None if self.interrupted is None else self.interrupted.copy()
         c.marks = [list(m) for m in self.marks]
         c.discarded = [set(d) for d in self.discarded]
         c.result = None if self.result is None else dict(self.result)
