@@ -38,6 +38,7 @@ from .table import Rules
 from .win import Group, WinEngine, engine
 
 CHANCE = "chance"
+CLAIM_KINDS = ("u", "chiu-u", "chiu", "eat", "reclaim")
 
 
 class ActionError(ValueError):
@@ -440,8 +441,11 @@ class State:
             if self.phase == "window" and self.window is not None and s in self.window.responses:
                 return ([rid("claims.tie_break_rule")], "this seat has already answered",
                         "người này đã trả lời")
-            return ([rid("turn.direction_rule")], "it is not this seat's decision now",
-                    "chưa đến lượt người này")
+            # A seat with no claim on the window's card is not asked; for a claim, say
+            # which rule takes it away (e.g. a declined ù), not just "not your turn".
+            if not (self.phase == "window" and a.kind in CLAIM_KINDS):
+                return ([rid("turn.direction_rule")], "it is not this seat's decision now",
+                        "chưa đến lượt người này")
         h = self.hands[s]
         if a.kind == "timeout":
             if legal:
