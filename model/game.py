@@ -355,7 +355,6 @@ class State:
         """Every claim each seat may make on the window's card (pass is implicit)."""
         x = w.card
         opts: dict[int, list[Action]] = {}
-        r = self.rules
         u_ok = self._claim_allowed(w.source, "u")[0] and not w.second
         chiu_ok = self._claim_allowed(w.source, "chiu")[0]
         chiu_u_ok = self._claim_allowed(w.source, "chiu-u")[0] and not w.second
@@ -465,7 +464,8 @@ class State:
                 return ([rid("eating.rule") if self.phase == "discard" else
                          rid("turn.chiu_return_rule")],
                         f"a {'return' if self.phase == 'return' else 'discard'} is due now",
-                        "bây giờ phải " + ("trả cửa" if self.phase == "return" else "đánh một quân"))
+                        "bây giờ phải "
+                        + ("trả cửa" if self.phase == "return" else "đánh một quân"))
             if a.card is None or not h[a.card]:
                 return ([rid("eating.rule")], "that card is not in the concealed hand",
                         "quân đó không có trên tay")

@@ -31,6 +31,7 @@ BANS = ("eat-chan", "eat-ca", "chiu", "discard", "discard-ca-pair", "win")
 CA_KINDS = ("same-rank", "within-group", "pair", "special-flag")
 WIN_KINDS = ("u", "chiu-u", "opening")
 PRIORITY_CLAIMS = ("u", "chiu-u", "chiu", "reclaim", "eat")
+UNCHECKED = "(unchecked structure)"  # where-field of problems found only by the safety net
 ID_RE = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 
 
@@ -302,8 +303,10 @@ def _cond_holds(cond: Any, options: Mapping[str, str]) -> bool:
 def _check_cond(ck: _Checker, where: str, fld: str, cond: Any, rows: Mapping[str, Row]) -> None:
     if isinstance(cond, bool):
         return
-    if not isinstance(cond, dict) or set(cond) != {"option", "is"}:
-        ck.add(where, fld, f"expected true/false or {{ option = ..., is = ... }}, found {cond!r}")
+    if (not isinstance(cond, dict) or set(cond) != {"option", "is"}
+            or not isinstance(cond["option"], str) or not isinstance(cond["is"], str)):
+        ck.add(where, fld, f"expected true/false or {{ option = \"NAME\", is = \"VALUE\" }}, "
+               f"found {cond!r}")
         return
     row = rows.get(cond["option"])
     if row is None or not row.is_option:
@@ -349,6 +352,9 @@ def _parse_rows(ck: _Checker, data: Mapping[str, Any]) -> dict[str, Row]:
                         if lang in text and not isinstance(text[lang], str):
                             ck.add(where, f"values.{name}.{lang}", "expected a string")
         default = r.get("default")
+        if default is not None and not isinstance(default, str):
+            ck.add(where, "default", f"expected the name of one of its values, found {default!r}")
+            default = None
         if status in ("provisional", "open"):
             if len(values) < 2:
                 ck.add(where, "values", f"a {status} row needs at least two values (options)")
@@ -385,7 +391,8 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
             ["schema", "ruleset", "deck", "variant", "pairing", "win", "eating", "turn",
              "claim", "claims", "restriction", "rule"])
     if data.get("schema") != 1:
-        ck.add("(top level)", "schema", f"this chanspec reads schema 1, found {data.get('schema')!r}")
+        ck.add("(top level)", "schema",
+               f"this chanspec reads schema 1, found {data.get('schema')!r}")
     rows = _parse_rows(ck, data)
 
     rs = data.get("ruleset", {})
@@ -432,7 +439,7 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
             ck.add(where, "min_chan", f"expected 0..{pairs}, found {mc}")
         if p in variants:
             ck.add(where, "players", f"two variants for {p} players")
-        variants[p] = Variant(str(v["rule"]), p, oc, xc, pairs, mc)
+        variants[p] = Variant(str(v.get("rule")), p, oc, xc, pairs, mc)
 
     pairing = data.get("pairing", {})
     if ck.keys("pairing", pairing, ["chan_rule", "ca"]):
@@ -455,7 +462,11 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
                     ck.add(where, "faces", "a 'pair' class names exactly two faces")
             elif "faces" in c:
                 ck.add(where, "faces", "a 'same-rank' class takes no faces")
-            for j, pr in enumerate(c.get("except", [])):
+            exc = c.get("except", [])
+            if not isinstance(exc, list):
+                ck.add(where, "except", f"expected a list of pairs of card codes, found {exc!r}")
+                exc = []
+            for j, pr in enumerate(exc):
                 if not isinstance(pr, list) or len(pr) != 2:
                     ck.add(where, f"except[{j}]", "expected a pair of card codes")
                 else:
@@ -497,7 +508,8 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
                         ("stuck_rule", ("as-written", "lift-bans")),
                         ("timeout_rule", ("none", "auto-pass")),
                         ("reclaim_rule", ("never", "before-next-acts"))):
-            r = rows.get(turn.get(f, ""))
+            ref = turn.get(f, "")
+            r = rows.get(ref) if isinstance(ref, str) else None
             if r is not None and set(r.values) != set(vals):
                 ck.add("turn", f, f"row {r.id!r} must offer exactly the values "
                        f"{', '.join(vals)} (the machine knows these)")
@@ -513,6 +525,8 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
             continue
         ck.ref(where, "rule", c.get("rule"), rows)
         s, k = c.get("source"), c.get("claim")
+        s = s if isinstance(s, str) else repr(s)
+        k = k if isinstance(k, str) else repr(k)
         if s not in SOURCES:
             ck.add(where, "source", f"{s!r} is not one of {', '.join(SOURCES)}")
         if k not in CLAIMS:
@@ -532,15 +546,22 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
         pr = cl.get("priority")
         flat = [x for tier in pr for x in tier] if isinstance(pr, list) and all(
             isinstance(t, list) for t in pr) else None
+        if flat is not None and not all(isinstance(x, str) for x in flat):
+            flat = None
         if flat is None:
-            ck.add("claims", "priority", "expected a list of tiers, each a list of claims")
+            ck.add("claims", "priority", "expected a list of tiers, each a list of claim names")
         elif sorted(flat) != sorted(PRIORITY_CLAIMS):
             ck.add("claims", "priority", f"the tiers must name each of "
                    f"{', '.join(PRIORITY_CLAIMS)} exactly once")
-        for j, rid in enumerate(cl.get("priority_rules", []) or []):
+        prs = cl.get("priority_rules", [])
+        if not isinstance(prs, list):
+            ck.add("claims", "priority_rules", f"expected a list of rule ids, found {prs!r}")
+            prs = []
+        for j, rid in enumerate(prs):
             ck.ref("claims", f"priority_rules[{j}]", rid, rows)
         ck.ref("claims", "tie_break_rule", cl.get("tie_break_rule"), rows)
-        tb = rows.get(cl.get("tie_break_option", ""))
+        tbo = cl.get("tie_break_option", "")
+        tb = rows.get(tbo) if isinstance(tbo, str) else None
         if tb is None or set(tb.values) != {"owner-first", "receiver-first"}:
             ck.add("claims", "tie_break_option",
                    "must name an option row with the values owner-first and receiver-first")
@@ -560,7 +581,7 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
             ck.add(where, "trigger", f"{r.get('trigger')!r} is not one of {', '.join(TRIGGERS)}")
         lists: list[tuple[str, Any]] = []
         if "option" in r:
-            orow = rows.get(r["option"])
+            orow = rows.get(r["option"]) if isinstance(r["option"], str) else None
             if orow is None or not orow.is_option:
                 ck.add(where, "option", f"{r['option']!r} is not an option row")
             bbv = r.get("bans_by_value")
@@ -601,7 +622,14 @@ def from_data(data: dict[str, Any], path: str = "<data>") -> Table:
     """A table from already-parsed data (e.g. an edited copy of ``load(...).data``),
     validated exactly as `load_text` validates a file."""
     ck = _Checker(path)
-    rows, variants = _validate(ck, data)
+    try:
+        rows, variants = _validate(ck, data)
+    except (TypeError, KeyError, AttributeError, ValueError, IndexError) as exc:
+        # A shape the field checks above did not foresee.  Still a clear error, never a
+        # traceback; the mutation tests fail if they ever reach this line.
+        raise TableError(ck.problems + [Problem(
+            path, UNCHECKED, "", f"a value has an unexpected type or a section is missing "
+            f"({type(exc).__name__}: {exc}); compare with spec/family.toml")]) from None
     if ck.problems:
         raise TableError(ck.problems)
     table = Table(str(data["ruleset"]["id"]), path, data, rows, variants)
@@ -610,8 +638,12 @@ def from_data(data: dict[str, Any], path: str = "<data>") -> Table:
     for p in variants:
         try:
             table.resolve(p)
-        except TableError:
-            raise
+        except OptionError as exc:
+            raise TableError([Problem(path, f"variant for {p} players", "", str(exc))]) from None
+        except (TypeError, KeyError, AttributeError, ValueError, IndexError) as exc:
+            raise TableError([Problem(
+                path, UNCHECKED, "", f"the table validates but does not resolve for {p} "
+                f"players ({type(exc).__name__}: {exc})")]) from None
     return table
 
 
@@ -649,7 +681,9 @@ def load(name_or_path: str = "family") -> Table:
     return table
 
 
-def rules(name: str = "family", players: int = 4, options: Mapping[str, str] | None = None) -> Rules:
+def rules(
+    name: str = "family", players: int = 4, options: Mapping[str, str] | None = None
+) -> Rules:
     return load(name).resolve(players, options)
 
 
