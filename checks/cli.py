@@ -35,6 +35,9 @@ COMMANDS: list[str] = [
     "chanspec.checks.cmd_win",
     "chanspec.checks.cmd_questions",
     "chanspec.checks.cmd_report",
+    "chanspec.checks.cmd_play",
+    "chanspec.checks.cmd_explain",
+    "chanspec.checks.cmd_explore",
 ]
 
 EXIT_OK = 0

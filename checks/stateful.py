@@ -80,6 +80,9 @@ class GameMachine(RuleBasedStateMachine):
     fixed_options: Mapping[str, str] | None = None
     stats: Stats = Stats()
     rules_findings: dict[str, list[str]] = {}
+    # deadlock kinds (invariants.stuck_kind) to report as failures (Hypothesis then shrinks
+    # them; slow: minutes, because every shrink step replays the invariants)
+    fail_on_stuck: frozenset[str] = frozenset()
 
     def __init__(self) -> None:
         super().__init__()
@@ -137,6 +140,9 @@ class GameMachine(RuleBasedStateMachine):
             opener = out["winner"] if out.get("winner") is not None else game.opener
         else:
             key = stuck_kind(game) or "stuck"
+            if key in self.fail_on_stuck:
+                raise Finding(key, "the rules leave the pending seat no legal action", game,
+                              self.watch.label)
             self.stats.stuck += 1
             acts = [a.code() for a in game.history]
             known = self.rules_findings.get(key)
@@ -155,13 +161,15 @@ class GameMachine(RuleBasedStateMachine):
 
 def machine_for(players: tuple[int, ...] = PLAYERS,
                 options: Mapping[str, str] | None = None,
-                seed: int = DEFAULT_SEED) -> type[GameMachine]:
+                seed: int = DEFAULT_SEED,
+                fail_on_stuck: frozenset[str] = frozenset()) -> type[GameMachine]:
     """A fresh machine class (own stats) for given player counts / fixed options / seed."""
     cls = type("GameMachineRun", (GameMachine,), {
         "players": tuple(players),
         "fixed_options": dict(options) if options else None,
         "stats": Stats(),
         "rules_findings": {},
+        "fail_on_stuck": fail_on_stuck,
     })
     return hypothesis_seed(seed)(cls)
 
