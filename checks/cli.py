@@ -38,6 +38,9 @@ COMMANDS: list[str] = [
     "chanspec.checks.cmd_play",
     "chanspec.checks.cmd_explain",
     "chanspec.checks.cmd_explore",
+    "chanspec.checks.cmd_replay",
+    "chanspec.checks.cmd_conform",
+    "chanspec.checks.cmd_serve",
 ]
 
 EXIT_OK = 0

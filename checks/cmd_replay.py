@@ -1,0 +1,126 @@
+"""``chanspec replay LOG``: check a game log step by step against the reference machine.
+
+LOG is an NDJSON game log (format in vectors/README.md), a state file written by
+``State.to_json()``, or an ITF trace written by chanspec; ``-`` reads standard input.
+
+Exit codes: 0 the log conforms, 1 it diverges from the rules (the first divergence is
+reported: line, step, what the log did, what the rules allow there and the rule ids
+that forbid it), 2 the log is malformed (line and field).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from chanspec.model import cards
+
+from . import itf, logs, replay
+from .common import add_command, say
+
+EXIT_CONFORMING, EXIT_DIVERGENCE, EXIT_MALFORMED = 0, 1, 2
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = add_command(
+        subparsers, "replay",
+        "kiểm tra một nhật ký ván bài từng bước theo máy tham chiếu",
+        "check a game log step by step against the reference machine",
+        epilog=(
+            "Mã thoát / exit codes: 0 phù hợp / conforming, 1 lệch luật / divergence, "
+            "2 sai định dạng / malformed log.\n"
+            "Định dạng / format: vectors/README.md, vectors/log.schema.json."
+        ),
+    )
+    p.add_argument("log", metavar="LOG",
+                   help="nhật ký NDJSON, tệp to_json hoặc vết ITF; '-' là stdin / an NDJSON "
+                        "log, a State.to_json() file or an ITF trace; '-' reads stdin")
+    p.add_argument("--itf", metavar="OUT",
+                   help="ghi các bước đã phát lại thành vết ITF / also write the replayed "
+                        "steps as an ITF trace")
+    p.add_argument("--json", action="store_true", help="in kết quả dạng JSON / print JSON")
+    p.add_argument("--lang", choices=("vi", "en"), default="vi",
+                   help="ngôn ngữ / output language (vi: Vietnamese with English, en)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.log == "-":
+        result = replay.replay_text(sys.stdin.read(), "<stdin>")
+    else:
+        result = replay.replay_path(args.log)
+    if args.itf and result.state is not None:
+        st = result.state
+        assert st.deal is not None
+        itf.write(args.itf, itf.trace(st.rules, st.deal, st.history,
+                                      description=f"replay of {result.source}"))
+    if args.json:
+        print(json.dumps(result.as_json(), ensure_ascii=False))
+    else:
+        print(render(result, args.lang))
+    return result.exit_code
+
+
+def _rule_label(rid: str, result: replay.ReplayResult) -> str:
+    st = result.state
+    row = st.rules.table.rows.get(rid) if st is not None else None
+    return f"{rid} ({row.section})" if row is not None else rid
+
+
+def render(result: replay.ReplayResult, lang: str) -> str:
+    out: list[str] = []
+    if result.status == "malformed":
+        e = result.error
+        assert e is not None
+        where_vi = f"dòng {e.line}" + (f", trường {e.field!r}" if e.field else "")
+        where_en = f"line {e.line}" + (f", field {e.field!r}" if e.field else "")
+        out.append(say(lang, f"Nhật ký sai định dạng: {e.source}, {where_vi}",
+                       f"Malformed log: {e.source}, {where_en}"))
+        out.append(f"  {e.message}")
+        if e.hint:
+            out.append(say(lang, f"Gợi ý: {e.hint}", f"Hint: {e.hint}", "  "))
+        return "\n".join(out)
+    st = result.state
+    assert st is not None
+    if result.status == "conforming":
+        fin = result.final() or {}
+        if fin.get("terminal"):
+            o = fin["outcome"]
+            if o["result"] == "win":
+                card = "" if o.get("card") is None else f" {cards.name(cards.parse(o['card']))}"
+                end_vi = f"người {o['winner']} ù ({o['kind']}){card}"
+                end_en = f"seat {o['winner']} won ({o['kind']}){card}"
+            else:
+                end_vi, end_en = "hòa (hết nọc)", "drawn (the nọc ran out)"
+        elif fin.get("stuck"):
+            end_vi, end_en = "bị kẹt (không ai đi được)", "stuck (nobody has a legal move)"
+        else:
+            seats = ", ".join(map(str, fin.get("pending", [])))
+            end_vi = f"chưa xong, đang chờ người {seats}"
+            end_en = f"unfinished, waiting for seat(s) {seats}"
+        out.append(say(lang, f"Phù hợp luật: {result.steps} hành động, {result.lines} dòng "
+                       f"({result.fmt}); ván {end_vi}.",
+                       f"Conforming: {result.steps} actions, {result.lines} lines "
+                       f"({result.fmt}); the hand is {end_en}."))
+        return "\n".join(out)
+    d = result.divergence
+    assert d is not None
+    vi_l, en_l = logs.say_line(d.logged)
+    out.append(say(lang, f"Lệch luật ở dòng {d.line} (sau {d.step} hành động): {vi_l}",
+                   f"Divergence at line {d.line} (after {d.step} actions): {en_l}"))
+    out.append(f"  {json.dumps(d.logged, ensure_ascii=False)}")
+    out.append(say(lang, f"Lý do: {d.vi}", f"Why: {d.en}", "  "))
+    if d.rules:
+        labels = ", ".join(_rule_label(r, result) for r in d.rules)
+        out.append(say(lang, f"Luật liên quan: {labels}", f"Rules: {labels}", "  "))
+    if d.expected is not None:
+        out.append(say(lang, "Máy tham chiếu sinh ra:", "The reference machine produced:", "  ")
+                   + f" {json.dumps(d.expected, ensure_ascii=False)}")
+    if d.pending:
+        seats = ", ".join(map(str, d.pending))
+        out.append(say(lang, f"Đang chờ: người {seats}", f"Pending: seat(s) {seats}", "  "))
+    for s, acts in d.legal.items():
+        shown = ", ".join(acts) if acts else "—"
+        out.append(say(lang, f"Người {s} được phép: {shown}", f"Seat {s} may: {shown}", "  "))
+    return "\n".join(out)

@@ -1,0 +1,550 @@
+"""Game logs: one hand of Bài Chắn as NDJSON, one event per line with a ``type`` tag.
+
+The format is specified for implementers in ``vectors/README.md`` (section "Game logs")
+and by the JSON Schema ``vectors/log.schema.json``; this module is its reference writer
+and strict reader.  In short:
+
+* line 1 is the ``header``: format, version, ruleset, players, options and the deal (or,
+  for logs chanspec itself wrote, the ``seed`` it dealt from);
+* *action* lines are decisions, exactly `Action.as_json()` of the machine:
+  ``u``, ``chiu-u``, ``chiu``, ``eat``, ``reclaim``, ``pass``, ``discard``, ``return``,
+  ``timeout``.  A replayer checks each one is legal where it stands;
+* *consequence* lines are what the rules make happen after an action: ``draw``, ``laid``,
+  ``returned``, ``passed-on``, ``dead``, ``timeout-as``, ``declined`` and ``end``.  They
+  are optional in a log, but each one present must agree with the rules, in order.
+
+`record()` writes a log by replaying actions on the reference machine; `parse()` /
+`load()` read one back and raise `LogError` (line, field, what was expected, what to
+try) on the first malformed line.  `load()` also accepts the machine's own
+``State.to_json()`` files and ITF traces written by `chanspec.checks.itf`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from chanspec.model import cards
+from chanspec.model import table as table_mod
+from chanspec.model.game import Action, ActionError, Deal, State, check_deal, deal_random
+
+FORMAT = "chanspec-log"
+VERSION = 1
+ACTION_TYPES = ("u", "chiu-u", "chiu", "eat", "reclaim", "pass", "discard", "return", "timeout")
+CARD_ACTIONS = frozenset({"eat", "reclaim", "discard", "return"})
+CONSEQUENCE_TYPES = ("draw", "laid", "returned", "passed-on", "dead", "timeout-as", "declined",
+                     "end")
+END_RESULTS = ("win", "draw", "stuck")
+WIN_KINDS = ("u", "chiu-u", "opening")
+EXTENSION_PREFIX = "x-"
+
+# Field kinds: seat, card, card-or-null, group (2 or 4 cards), groups, action, result,
+# win-kind.  Every type lists its required and optional fields.
+_CONSEQUENCE_FIELDS: dict[str, tuple[dict[str, str], dict[str, str]]] = {
+    "draw": ({"seat": "seat", "card": "card"}, {}),
+    "laid": ({"seat": "seat", "group": "group"}, {}),
+    "returned": ({"seat": "seat", "card": "card", "gate": "seat"}, {}),
+    "passed-on": ({"card": "card", "to": "seat"}, {}),
+    "dead": ({"card": "card", "gate": "seat"}, {}),
+    "timeout-as": ({"seat": "seat", "action": "action"}, {}),
+    "declined": ({"seat": "seat", "card": "card-or-null"}, {}),
+    "end": ({"result": "result"},
+            {"seat": "seat", "kind": "win-kind", "card": "card-or-null", "hand": "groups"}),
+}
+
+
+class LogError(ValueError):
+    """A malformed log: where (line and field), what is wrong, what was expected."""
+
+    def __init__(self, source: str, line: int, fld: str, message: str, hint: str = ""):
+        self.source = source
+        self.line = line
+        self.field = fld
+        self.message = message
+        self.hint = hint
+        where = f"{source}:{line}" + (f": field {fld!r}" if fld else "")
+        super().__init__(f"{where}: {message}" + (f" ({hint})" if hint else ""))
+
+    def as_json(self) -> dict[str, Any]:
+        return {"source": self.source, "line": self.line, "field": self.field,
+                "message": self.message, "hint": self.hint}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line after the header."""
+
+    line: int
+    kind: str  # "action" | "consequence"
+    data: dict[str, Any]
+    action: Action | None = None
+
+    @property
+    def type(self) -> str:
+        return str(self.data["type"])
+
+
+@dataclass
+class GameLog:
+    source: str
+    fmt: str  # "ndjson" | "state" | "itf"
+    header: dict[str, Any]
+    rules: table_mod.Rules
+    deal: Deal
+    entries: list[Entry] = field(default_factory=list)
+
+    def actions(self) -> list[Action]:
+        return [e.action for e in self.entries if e.action is not None]
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def header(rules: table_mod.Rules, deal: Deal | None = None, seed: int | None = None,
+           opener: int = 0, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The header line: a deal, or (for chanspec's own logs) the seed it came from."""
+    h: dict[str, Any] = {
+        "type": "header", "format": FORMAT, "version": VERSION,
+        "ruleset": rules.table.id, "players": rules.players,
+        "options": dict(sorted(rules.options.items())),
+    }
+    if deal is not None:
+        h["deal"] = deal.as_json()
+    elif seed is not None:
+        h["seed"] = seed
+        h["opener"] = opener
+    else:
+        raise ValueError("a header needs a deal or a seed")
+    if extra:
+        for k, v in extra.items():
+            if not k.startswith(EXTENSION_PREFIX):
+                raise ValueError(f"extra header fields must start with {EXTENSION_PREFIX!r}")
+            h[k] = v
+    return h
+
+
+def step(st: State, action: Action) -> list[dict[str, Any]]:
+    """Apply `action` to `st` (it must be legal) and return its consequence lines."""
+    card = st.window.card if st.window is not None else None
+    wins_before = [sum(1 for m in ms if m.ban == "win") for ms in st.marks]
+    first = len(st.events)
+    st.apply(action)
+    new = [dict(e) for e in st.events[first + 1:]]  # events[first] echoes the action
+    lead = [e for e in new[:1] if e["type"] == "timeout-as"]
+    rest = new[len(lead):]
+    declined = [
+        {"type": "declined", "seat": s, "card": None if card is None else cards.code(card)}
+        for s, ms in enumerate(st.marks)
+        if sum(1 for m in ms if m.ban == "win") > wins_before[s]
+    ]
+    out = lead + declined + rest
+    if st.is_stuck():
+        out.append({"type": "end", "result": "stuck"})
+    return out
+
+
+def record(rules: table_mod.Rules, deal: Deal, actions: Iterable[Action], *,
+           seed: int | None = None, consequences: bool = True,
+           extra: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    """The lines of a log for these actions (which must all be legal in turn).
+
+    With a `seed` whose random deal equals `deal`, the header carries the seed instead
+    of the deal; with ``consequences=False`` only the header and actions are written.
+    """
+    if seed is not None and deal_random(rules, seed, deal.opener) != deal:
+        raise ValueError(f"seed {seed} does not deal this deal")
+    st = State(rules, deal)
+    lines = [header(rules, None if seed is not None else deal, seed, deal.opener, extra)]
+    for a in actions:
+        lines.append(a.as_json())
+        cons = step(st, a)
+        if consequences:
+            lines.extend(cons)
+    return lines
+
+
+def dumps(lines: Iterable[Mapping[str, Any]]) -> str:
+    """NDJSON text: one compact JSON object per line, UTF-8, a final newline."""
+    return "".join(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n"
+                   for obj in lines)
+
+
+# --------------------------------------------------------------------------- reading
+
+
+class LineCheck:
+    """Field checks for one line, raising LogError with the line and field."""
+
+    def __init__(self, source: str, line: int, obj: dict[str, Any], players: int | None):
+        self.source, self.line, self.obj, self.players = source, line, obj, players
+
+    def fail(self, fld: str, message: str, hint: str = "") -> LogError:
+        return LogError(self.source, self.line, fld, message, hint)
+
+    def check(self, fld: str, kind: str, value: Any) -> None:
+        if kind == "seat":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise self.fail(fld, f"expected a seat number, found {value!r}",
+                                "seats are integers 0..players-1")
+            if self.players is not None and not 0 <= value < self.players:
+                raise self.fail(fld, f"seat {value} does not exist at a table of "
+                                f"{self.players}", f"use 0..{self.players - 1}")
+        elif kind in ("card", "card-or-null"):
+            if value is None and kind == "card-or-null":
+                return
+            self.card(fld, value)
+        elif kind == "group":
+            self.group(fld, value)
+        elif kind == "groups":
+            if not isinstance(value, list):
+                raise self.fail(fld, f"expected a list of groups, found {value!r}")
+            for i, g in enumerate(value):
+                self.group(f"{fld}[{i}]", g)
+        elif kind == "action":
+            if not isinstance(value, dict):
+                raise self.fail(fld, f"expected an action object, found {value!r}")
+            t = value.get("type")
+            if t not in ACTION_TYPES:
+                raise self.fail(f"{fld}.type", f"expected one of {', '.join(ACTION_TYPES)}, "
+                                f"found {t!r}")
+            self.action_fields(value, prefix=f"{fld}.")
+        elif kind == "result":
+            if value not in END_RESULTS:
+                raise self.fail(fld, f"expected one of {', '.join(END_RESULTS)}, found {value!r}")
+        elif kind == "win-kind":
+            if value not in WIN_KINDS:
+                raise self.fail(fld, f"expected one of {', '.join(WIN_KINDS)}, found {value!r}")
+        else:  # pragma: no cover - the tables above use only these kinds
+            raise AssertionError(kind)
+
+    def card(self, fld: str, value: Any) -> int:
+        if not isinstance(value, str):
+            raise self.fail(fld, f"expected a card code, found {value!r}",
+                            "codes are 1v..9v, 1n..9n, 1s..9s, chi, lao, thang")
+        if value not in cards.CODES:
+            try:
+                f = cards.parse(value)
+            except cards.CardError as exc:
+                raise self.fail(fld, str(exc)) from None
+            raise self.fail(fld, f"{value!r} is a card name, not a compact code",
+                            f"write {cards.code(f)!r}")
+        return cards.CODES.index(value)
+
+    def group(self, fld: str, value: Any) -> None:
+        if not isinstance(value, list) or len(value) not in (2, 4):
+            raise self.fail(fld, f"expected a group of 2 or 4 card codes, found {value!r}")
+        for i, c in enumerate(value):
+            self.card(f"{fld}[{i}]", c)
+
+    def fields(self, obj: dict[str, Any], required: Mapping[str, str],
+               optional: Mapping[str, str], prefix: str = "") -> None:
+        for k in obj:
+            if k == "type" or k.startswith(EXTENSION_PREFIX):
+                continue
+            if k not in required and k not in optional:
+                allowed = ", ".join(["type", *required, *optional]) or "type"
+                raise self.fail(prefix + k, f"unknown field for a {obj['type']!r} line",
+                                f"allowed: {allowed}; extensions must start with "
+                                f"{EXTENSION_PREFIX!r}")
+        for k, kind in required.items():
+            if k not in obj:
+                raise self.fail(prefix + k, f"missing required field of a {obj['type']!r} line")
+            self.check(prefix + k, kind, obj[k])
+        for k, kind in optional.items():
+            if k in obj:
+                self.check(prefix + k, kind, obj[k])
+
+    def action_fields(self, obj: dict[str, Any], prefix: str = "") -> Action:
+        t = obj["type"]
+        req = {"seat": "seat"}
+        if t in CARD_ACTIONS:
+            req["card"] = "card"
+        self.fields(obj, req, {}, prefix)
+        card = obj.get("card")
+        return Action(t, obj["seat"], None if card is None else cards.CODES.index(card))
+
+
+def _json_line(source: str, lineno: int, text: str) -> dict[str, Any]:
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise LogError(source, lineno, "", f"not valid JSON: {exc.msg} at column {exc.colno}",
+                       "each line must be one JSON object") from None
+    if not isinstance(obj, dict):
+        raise LogError(source, lineno, "", f"expected a JSON object, found {type(obj).__name__}",
+                       "each line must be one JSON object with a 'type' field")
+    return obj
+
+
+def parse_header(source: str, lineno: int, obj: dict[str, Any],
+                 table: table_mod.Table | None = None) -> tuple[table_mod.Rules, Deal, int | None]:
+    """Check a header object; the rules and the deal it describes."""
+    ln = LineCheck(source, lineno, obj, None)
+    if obj.get("type") != "header":
+        raise ln.fail("type", f"the first line must be the header, found type "
+                      f"{obj.get('type')!r}", 'start the log with {"type": "header", ...}')
+    allowed = {"type", "format", "version", "ruleset", "players", "options", "deal", "seed",
+               "opener"}
+    for k in obj:
+        if k not in allowed and not k.startswith(EXTENSION_PREFIX):
+            raise ln.fail(k, "unknown header field", f"allowed: {', '.join(sorted(allowed))}")
+    for k in ("format", "version", "ruleset", "players"):
+        if k not in obj:
+            raise ln.fail(k, "missing required header field")
+    if obj["format"] != FORMAT:
+        raise ln.fail("format", f"expected {FORMAT!r}, found {obj['format']!r}")
+    if obj["version"] != VERSION or isinstance(obj["version"], bool):
+        raise ln.fail("version", f"this chanspec reads version {VERSION}, found "
+                      f"{obj['version']!r}", "upgrade chanspec or write a version 1 log")
+    if not isinstance(obj["ruleset"], str):
+        raise ln.fail("ruleset", f"expected a ruleset name such as 'family', found "
+                      f"{obj['ruleset']!r}")
+    try:
+        t = table or table_mod.load(obj["ruleset"])
+    except table_mod.TableError as exc:
+        raise ln.fail("ruleset", str(exc).splitlines()[0] + " " +
+                      "; ".join(str(p) for p in exc.problems)) from None
+    players = obj["players"]
+    if isinstance(players, bool) or not isinstance(players, int) or players not in t.variants:
+        raise ln.fail("players", f"expected one of {sorted(t.variants)}, found {players!r}")
+    opts = obj.get("options", {})
+    if not isinstance(opts, dict):
+        raise ln.fail("options", f"expected an object of option names to values, found {opts!r}")
+    for k, v in opts.items():
+        if not isinstance(v, str):
+            raise ln.fail(f"options.{k}", f"expected a string value, found {v!r}")
+    try:
+        rules = t.resolve(players, opts)
+    except table_mod.OptionError as exc:
+        bad = next((k for k in opts if k not in dict(t.option_space()) or
+                    opts[k] not in dict(t.option_space())[k]), "")
+        raise ln.fail(f"options.{bad}" if bad else "options", str(exc)) from None
+    has_deal, has_seed = "deal" in obj, "seed" in obj
+    if has_deal == has_seed:
+        raise ln.fail("deal", "give exactly one of 'deal' and 'seed'",
+                      "other engines should always write the deal")
+    if has_seed:
+        seed, opener = obj["seed"], obj.get("opener", 0)
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise ln.fail("seed", f"expected a non-negative integer, found {seed!r}")
+        ln.players = players
+        ln.check("opener", "seat", opener)
+        return rules, deal_random(rules, seed, opener), seed
+    if "opener" in obj:
+        raise ln.fail("opener", "with a 'deal', the opener goes inside it (deal.opener)")
+    d = obj["deal"]
+    if not isinstance(d, dict):
+        raise ln.fail("deal", f"expected an object with hands, noc, opener; found {d!r}")
+    for k in d:
+        if k not in ("hands", "noc", "opener"):
+            raise ln.fail(f"deal.{k}", "unknown field", "allowed: hands, noc, opener")
+    for k in ("hands", "noc"):
+        if k not in d:
+            raise ln.fail(f"deal.{k}", "missing required field")
+    ln.players = players
+    if not isinstance(d["hands"], list):
+        raise ln.fail("deal.hands", "expected a list with one list of card codes per seat")
+    hands = []
+    for i, h in enumerate(d["hands"]):
+        if not isinstance(h, list):
+            raise ln.fail(f"deal.hands[{i}]", f"expected a list of card codes, found {h!r}")
+        hands.append(tuple(ln.card(f"deal.hands[{i}][{j}]", c) for j, c in enumerate(h)))
+    if not isinstance(d["noc"], list):
+        raise ln.fail("deal.noc", "expected a list of card codes, first drawn first")
+    noc = tuple(ln.card(f"deal.noc[{j}]", c) for j, c in enumerate(d["noc"]))
+    opener = d.get("opener", 0)
+    ln.check("deal.opener", "seat", opener)
+    deal = Deal(tuple(hands), noc, opener)
+    try:
+        check_deal(rules, deal)
+    except ActionError as exc:
+        raise ln.fail("deal", str(exc), f"rule {', '.join(exc.rules)}") from None
+    return rules, deal, None
+
+
+def parse_entry(source: str, lineno: int, obj: dict[str, Any], players: int) -> Entry:
+    """Check one line after the header."""
+    ln = LineCheck(source, lineno, obj, players)
+    if "type" not in obj:
+        raise ln.fail("type", "missing the 'type' tag",
+                      f"actions: {', '.join(ACTION_TYPES)}; consequences: "
+                      f"{', '.join(CONSEQUENCE_TYPES)}")
+    t = obj["type"]
+    if t in ACTION_TYPES:
+        return Entry(lineno, "action", obj, ln.action_fields(obj))
+    if t in _CONSEQUENCE_FIELDS:
+        req, opt = _CONSEQUENCE_FIELDS[t]
+        ln.fields(obj, req, opt)
+        if t == "end" and obj["result"] == "win":
+            for k in ("seat", "kind", "card"):
+                if k not in obj:
+                    raise ln.fail(k, "a win's end line needs seat, kind and card "
+                                  "(card null for an opening win)")
+        return Entry(lineno, "consequence", obj)
+    if t == "header":
+        raise ln.fail("type", "a second header", "one log holds one hand; start a new file")
+    raise ln.fail("type", f"unknown type {t!r}",
+                  f"actions: {', '.join(ACTION_TYPES)}; consequences: "
+                  f"{', '.join(CONSEQUENCE_TYPES)}")
+
+
+def parse(text: str, source: str = "<log>", table: table_mod.Table | None = None) -> GameLog:
+    """Read an NDJSON log; raises LogError at the first malformed line."""
+    lines = text.split("\n")
+    hdr: tuple[int, dict[str, Any]] | None = None
+    entries: list[Entry] = []
+    rules: table_mod.Rules | None = None
+    deal: Deal | None = None
+    for i, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        obj = _json_line(source, i, raw)
+        if hdr is None:
+            rules, deal, _ = parse_header(source, i, obj, table)
+            hdr = (i, obj)
+            continue
+        assert rules is not None
+        entries.append(parse_entry(source, i, obj, rules.players))
+    if hdr is None or rules is None or deal is None:
+        raise LogError(source, 1, "", "the log is empty", 'the first line must be '
+                       '{"type": "header", "format": "chanspec-log", ...}')
+    return GameLog(source, "ndjson", hdr[1], rules, deal, entries)
+
+
+def from_state_json(d: dict[str, Any], source: str = "<state>",
+                    table: table_mod.Table | None = None) -> GameLog:
+    """A `State.to_json()` document as a log of actions (no consequence lines)."""
+    for k in ("players", "deal", "actions"):
+        if k not in d:
+            raise LogError(source, 1, k, "missing field of a chanspec state file",
+                           "state files come from State.to_json(): ruleset, players, "
+                           "options, deal, actions")
+    hdr = {"type": "header", "format": FORMAT, "version": VERSION,
+           "ruleset": d.get("ruleset", "family"), "players": d["players"],
+           "options": d.get("options") or {}, "deal": d["deal"]}
+    if d["deal"] is None:
+        raise LogError(source, 1, "deal", "the state was never dealt")
+    rules, deal, _ = parse_header(source, 1, hdr, table)
+    if not isinstance(d["actions"], list):
+        raise LogError(source, 1, "actions", "expected a list of action objects")
+    entries = []
+    for i, a in enumerate(d["actions"]):
+        ln = LineCheck(source, 1, {}, rules.players)
+        if not isinstance(a, dict) or a.get("type") not in ACTION_TYPES:
+            raise ln.fail(f"actions[{i}]", f"expected an action object, found {a!r}")
+        act = ln.action_fields(a, prefix=f"actions[{i}].")
+        entries.append(Entry(1, "action", a, act))
+    return GameLog(source, "state", hdr, rules, deal, entries)
+
+
+def load_text(text: str, source: str = "<log>", table: table_mod.Table | None = None) -> GameLog:
+    """An NDJSON log, a `State.to_json()` file or an ITF trace, told apart by content."""
+    stripped = text.strip()
+    if stripped.startswith("{"):
+        try:
+            whole = json.loads(stripped)
+        except json.JSONDecodeError:
+            whole = None  # several lines: NDJSON
+        if isinstance(whole, dict) and "type" not in whole:
+            return _from_document(whole, source, table)
+    return parse(text, source, table)
+
+
+def _from_document(d: dict[str, Any], source: str, table: table_mod.Table | None) -> GameLog:
+    if "#meta" in d and "states" in d:
+        from . import itf
+
+        return itf.to_log(d, source, table)
+    if "actions" in d:
+        return from_state_json(d, source, table)
+    raise LogError(source, 1, "", "a single JSON document that is neither a chanspec state "
+                   "file (with 'actions') nor an ITF trace (with '#meta' and 'states')",
+                   "a game log has one JSON object per line, the header first")
+
+
+def load(path: str | Path, table: table_mod.Table | None = None) -> GameLog:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise LogError(str(p), 0, "", f"cannot read the file: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise LogError(str(p), 0, "", f"not UTF-8 text (byte {exc.start})") from None
+    return load_text(text, str(p), table)
+
+
+# --------------------------------------------------------------------------- narration
+
+_KIND_VI = {"u": "ù", "chiu-u": "Chíu-Ù", "chiu": "Chíu", "eat": "ăn", "reclaim": "nhận lại",
+            "pass": "bỏ qua", "discard": "đánh", "return": "trả cửa", "timeout": "hết giờ"}
+_KIND_EN = {"u": "wins (ù)", "chiu-u": "wins by chíu (Chíu-Ù)", "chiu": "takes a chíu",
+            "eat": "eats", "reclaim": "takes back", "pass": "passes", "discard": "discards",
+            "return": "returns", "timeout": "times out"}
+
+
+def say_action(a: Action, window_card: int | None = None) -> tuple[str, str]:
+    """(vi, en) for one action; with the window's card when there is one."""
+    on_vi = f" {cards.name(window_card)}" if window_card is not None else ""
+    on_en = f" {cards.name(window_card)}" if window_card is not None else ""
+    if a.kind in ("eat", "reclaim") and a.card is not None:
+        return (f"người {a.seat} {_KIND_VI[a.kind]}{on_vi} bằng {cards.name(a.card)}",
+                f"seat {a.seat} {_KIND_EN[a.kind]}{on_en} with {cards.name(a.card)}")
+    if a.card is not None:
+        return (f"người {a.seat} {_KIND_VI[a.kind]} {cards.name(a.card)}",
+                f"seat {a.seat} {_KIND_EN[a.kind]} {cards.name(a.card)}")
+    if a.kind in ("u", "chiu-u", "chiu", "pass") and window_card is not None:
+        return (f"người {a.seat} {_KIND_VI[a.kind]}{on_vi}", f"seat {a.seat} {_KIND_EN[a.kind]}"
+                f"{' on' if a.kind != 'pass' else ''}{on_en}")
+    return f"người {a.seat} {_KIND_VI[a.kind]}", f"seat {a.seat} {_KIND_EN[a.kind]}"
+
+
+def say_line(d: Mapping[str, Any]) -> tuple[str, str]:
+    """(vi, en) for one log line (action or consequence)."""
+    t = d.get("type")
+
+    def nm(code: Any) -> str:
+        return cards.name(cards.parse(code)) if isinstance(code, str) else "?"
+
+    if t in ACTION_TYPES:
+        card = d.get("card")
+        return say_action(Action(str(t), int(d["seat"]),
+                                 None if card is None else cards.parse(card)))
+    if t == "draw":
+        return (f"người {d['seat']} bốc {nm(d['card'])} (lật ở cửa mình)",
+                f"seat {d['seat']} draws {nm(d['card'])} (face up at their gate)")
+    if t == "laid":
+        g = " + ".join(nm(c) for c in d["group"])
+        return f"người {d['seat']} hạ {g}", f"seat {d['seat']} lays down {g}"
+    if t == "returned":
+        return (f"{nm(d['card'])} được trả về cửa người {d['gate']}",
+                f"{nm(d['card'])} goes back to seat {d['gate']}'s gate")
+    if t == "passed-on":
+        return (f"{nm(d['card'])} được chuyển cho người {d['to']}",
+                f"{nm(d['card'])} is passed on to seat {d['to']}")
+    if t == "dead":
+        return (f"{nm(d['card'])} không ai lấy, nằm lại cửa người {d['gate']}",
+                f"nobody takes {nm(d['card'])}; it stays dead at seat {d['gate']}'s gate")
+    if t == "timeout-as":
+        vi, en = say_action(Action.from_json(d["action"]))
+        return f"coi như {vi}", f"taken as: {en}"
+    if t == "declined":
+        on = "" if d.get("card") is None else f" {nm(d['card'])}"
+        return (f"người {d['seat']} bỏ ù{on}: mất quyền ù về sau trong ván",
+                f"seat {d['seat']} declined ù{' on' + on if on else ''}: no more wins this hand")
+    if t == "end":
+        if d.get("result") == "win":
+            on = "" if d.get("card") is None else f" {nm(d['card'])}"
+            return (f"người {d['seat']} ù ({d['kind']}){on}; hết ván",
+                    f"seat {d['seat']} wins ({d['kind']}){' on' + on if on else ''}; hand over")
+        if d.get("result") == "draw":
+            return "hết nọc, ván hòa", "the nọc is empty: the hand is drawn"
+        return "không ai đi được nữa: ván bị kẹt", "nobody has a legal move: the hand is stuck"
+    return f"dòng lạ {t!r}", f"unknown line {t!r}"
+
+
+def codes_of(actions: Sequence[Action]) -> list[str]:
+    """Compact strings such as ``eat 3n`` for a list of actions of one seat."""
+    return [a.kind if a.card is None else f"{a.kind} {cards.code(a.card)}" for a in actions]

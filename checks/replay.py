@@ -1,0 +1,276 @@
+"""Replaying a game log against the reference machine.
+
+Every *action* line must be legal where it stands; every *consequence* line must be
+one the rules produce after the preceding action, in the same order (consequence lines
+may be left out, never invented or reordered).  The first line that breaks this is the
+*divergence*: its line number, what the log did, what the rules allow there (the legal
+actions of every pending seat) and the rule ids that forbid it (`State.explain`).
+
+`claim_resolution()` also lives here: which table rows decided who got a card when
+several seats claimed it (priority tiers and the seat-order tie-break).  The machine
+applies them silently, so the vectors and the differential driver cite them from here.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from chanspec.model import cards
+from chanspec.model import table as table_mod
+from chanspec.model.game import Action, State
+from chanspec.model.win import HandError, group_of
+
+from . import logs
+
+
+@dataclass
+class Divergence:
+    line: int
+    step: int  # how many actions were applied before this line
+    kind: str  # illegal-action | after-end | consequence | bad-hand
+    logged: dict[str, Any]
+    rules: list[str]
+    vi: str
+    en: str
+    pending: list[int] = field(default_factory=list)
+    legal: dict[int, list[str]] = field(default_factory=dict)
+    expected: dict[str, Any] | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "line": self.line, "step": self.step, "kind": self.kind, "logged": self.logged,
+            "rules": self.rules, "vi": self.vi, "en": self.en, "pending": self.pending,
+            "legal": {str(s): a for s, a in self.legal.items()}, "expected": self.expected,
+        }
+
+
+@dataclass
+class ReplayResult:
+    status: str  # conforming | divergence | malformed
+    source: str
+    fmt: str = ""
+    steps: int = 0
+    lines: int = 0
+    divergence: Divergence | None = None
+    error: logs.LogError | None = None
+    state: State | None = None
+
+    @property
+    def exit_code(self) -> int:
+        return {"conforming": 0, "divergence": 1, "malformed": 2}[self.status]
+
+    def final(self) -> dict[str, Any] | None:
+        st = self.state
+        if st is None:
+            return None
+        if st.is_terminal():
+            return {"terminal": True, "outcome": st.outcome()}
+        return {"terminal": False, "stuck": st.is_stuck(), "pending": list(st.pending())}
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "result": self.status, "source": self.source, "format": self.fmt,
+            "steps": self.steps, "lines": self.lines,
+            "divergence": None if self.divergence is None else self.divergence.as_json(),
+            "error": None if self.error is None else self.error.as_json(),
+            "final": self.final(),
+        }
+
+
+def legal_by_seat(st: State, seats: Sequence[int]) -> dict[int, list[str]]:
+    return {s: logs.codes_of(st.legal_actions(s)) for s in sorted(set(seats))}
+
+
+def _comparable(d: Mapping[str, Any]) -> dict[str, Any]:
+    out = {k: v for k, v in d.items() if not k.startswith(logs.EXTENSION_PREFIX)}
+    if out.get("type") == "end":
+        out.pop("hand", None)
+    return out
+
+
+def consequence_rules(rules: table_mod.Rules, line: Mapping[str, Any]) -> list[str]:
+    """Rule ids that decide a consequence of this type (for a disagreeing line)."""
+    t = line.get("type")
+    rid = rules.rid
+    if t == "draw":
+        return [rid("turn.draw_rule"), rid("turn.direction_rule")]
+    if t == "laid":
+        return _priority_rules(rules) + [rid("claims.tie_break_rule")]
+    if t == "returned":
+        return [rid("turn.chiu_return_rule"), rid("turn.return_resume_rule")]
+    if t in ("passed-on", "dead"):
+        return [rid("turn.drawn_offer_rule"), rid("turn.return_resume_rule")]
+    if t == "timeout-as":
+        return [rid("turn.timeout_rule")]
+    if t == "declined":
+        return [r.rule for r in rules.restrictions if "win" in r.bans]
+    if t == "end":
+        res = line.get("result")
+        if res == "win":
+            return [rid("win.rule"), rid("win.counts_rule"), rid("turn.reveal_rule")]
+        if res == "draw":
+            return [rid("turn.exhausted_rule"), rid("turn.recycle_rule")]
+        return [rid("turn.stuck_rule")]
+    return []
+
+
+def claim_resolution(before: State, action: Action, after: State) -> list[str]:
+    """Rows that decided between competing claims when `action` closed a window.
+
+    Empty unless the action was the last answer in a window where two or more seats
+    claimed the card.  A claim beaten by one of a higher tier cites the winning tier's
+    priority row (``claims.priority_rules``); one beaten within the same tier cites the
+    seat-order tie-break (and its option row).
+    """
+    w = before.window
+    if before.phase != "window" or w is None:
+        return []
+    responses = dict(w.responses)
+    responses[action.seat] = action
+    claims = [a for a in responses.values() if a.kind != "pass"]
+    if len(claims) < 2 or set(responses) != set(w.options):
+        return []
+    rules = before.rules
+    winner = _claim_winner(before, after, claims)
+    if winner is None:
+        return []
+    prio = _priority_rules(rules)
+    tiers = rules.priority
+
+    def tier(kind: str) -> int:
+        return next(i for i, t in enumerate(tiers) if kind in t)
+
+    out: list[str] = []
+    wt = tier(winner.kind)
+    for c in claims:
+        if c == winner:
+            continue
+        if tier(c.kind) > wt and prio:
+            out.append(prio[min(wt, len(prio) - 1)])
+        elif tier(c.kind) == wt:
+            out += [rules.rid("claims.tie_break_rule"), rules.rid("claims.tie_break_option")]
+    return list(dict.fromkeys(out))
+
+
+def _priority_rules(rules: table_mod.Rules) -> list[str]:
+    """``claims.priority_rules`` in order: row i says tier i goes before the tiers below."""
+    keyed = [(int(k.rsplit(".", 1)[1]), v) for k, v in rules.rule_ids.items()
+             if k.startswith("claims.priority_rules.")]
+    return [v for _, v in sorted(keyed)]
+
+
+def _claim_winner(before: State, after: State, claims: list[Action]) -> Action | None:
+    """The claim the machine granted, read off the state after it."""
+    out = after.outcome()
+    if out is not None and out.get("result") == "win":
+        return next((c for c in claims if c.seat == out["winner"] and c.kind == out["kind"]),
+                    None)
+    grown = [s for s in range(before.n) if len(after.laid[s]) > len(before.laid[s])]
+    for c in claims:
+        if c.seat in grown:
+            return c
+    return None
+
+
+def _hand_ok(st: State, line: Mapping[str, Any]) -> str | None:
+    """None when an end line's `hand` is a split of the winner's cards into groups."""
+    hand = line.get("hand")
+    if hand is None or line.get("result") != "win":
+        return None
+    s = line.get("seat")
+    if not isinstance(s, int):
+        return "no seat"
+    held = Counter(st.held_faces(s))
+    got: Counter[int] = Counter()
+    chan = 0
+    for g in hand:
+        faces = [cards.parse(c) for c in g]
+        try:
+            grp = group_of(faces, st.rules)
+        except HandError as exc:
+            return str(exc)
+        chan += grp.chan
+        got.update(faces)
+    if got != held:
+        return "the groups do not hold exactly the winner's cards"
+    if chan < st.rules.min_chan:
+        return f"the groups hold {chan} chắn; at least {st.rules.min_chan} are needed"
+    return None
+
+
+def replay_log(log: logs.GameLog) -> ReplayResult:
+    st = State(log.rules, log.deal)
+    res = ReplayResult("conforming", log.source, log.fmt, lines=len(log.entries), state=st)
+    queue: list[dict[str, Any]] = []
+    for e in log.entries:
+        if e.kind == "action":
+            a = e.action
+            assert a is not None
+            queue = []
+            if st.is_terminal():
+                res.divergence = Divergence(
+                    e.line, res.steps, "after-end", e.data, [st.rules.rid("turn.reveal_rule")],
+                    "ván đã kết thúc, không còn hành động nào hợp lệ",
+                    "the hand is over; no action is legal any more")
+                break
+            if a not in st.legal_actions():
+                ex = st.explain(a)
+                seats = list(st.pending()) + [a.seat]
+                res.divergence = Divergence(
+                    e.line, res.steps, "illegal-action", e.data, list(ex.rules), ex.vi, ex.en,
+                    list(st.pending()), legal_by_seat(st, seats))
+                break
+            queue = logs.step(st, a)
+            res.steps += 1
+            continue
+        want = _comparable(e.data)
+        idx = next((i for i, q in enumerate(queue) if _comparable(q) == want), None)
+        if idx is None:
+            same = [q for q in queue if q["type"] == e.type]
+            expected = same[0] if same else (queue[0] if queue else None)
+            basis = expected if expected is not None else e.data
+            if expected is None:
+                vi = ("luật không sinh ra dòng này ở đây; bước tiếp theo là một hành động của "
+                      f"người {', '.join(map(str, st.pending())) or '(không ai)'}")
+                en = ("the rules produce no such line here; next comes an action by seat(s) "
+                      f"{', '.join(map(str, st.pending())) or '(none)'}")
+            else:
+                vi_e, en_e = logs.say_line(expected)
+                vi, en = f"theo luật ở đây: {vi_e}", f"by the rules here: {en_e}"
+            res.divergence = Divergence(
+                e.line, res.steps, "consequence", e.data,
+                consequence_rules(st.rules, basis), vi, en, list(st.pending()),
+                legal_by_seat(st, st.pending()), expected)
+            break
+        bad = _hand_ok(st, e.data)
+        if bad is not None:
+            res.divergence = Divergence(
+                e.line, res.steps, "bad-hand", e.data, [st.rules.rid("win.rule"),
+                                                        st.rules.rid("win.counts_rule")],
+                f"bài khai khi ù không hợp lệ: {bad}", f"the winning hand shown is wrong: {bad}",
+                expected=queue[idx])
+            break
+        queue = queue[idx + 1:]
+    if res.divergence is not None:
+        res.status = "divergence"
+    return res
+
+
+def replay_text(text: str, source: str = "<log>",
+                table: table_mod.Table | None = None) -> ReplayResult:
+    try:
+        log = logs.load_text(text, source, table)
+    except logs.LogError as exc:
+        return ReplayResult("malformed", source, error=exc)
+    return replay_log(log)
+
+
+def replay_path(path: str, table: table_mod.Table | None = None) -> ReplayResult:
+    try:
+        log = logs.load(path, table)
+    except logs.LogError as exc:
+        return ReplayResult("malformed", path, error=exc)
+    return replay_log(log)
