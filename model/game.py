@@ -31,7 +31,7 @@ import copy as _copy
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import cards
 from .table import Rules
@@ -76,7 +76,7 @@ class Action:
     def as_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"type": self.kind, "seat": self.seat}
         if self.card is not None:
-            d["card"] = cards.code(self.card)
+            d["card"] = cards.CODES[self.card]
         return d
 
     @staticmethod
@@ -172,9 +172,8 @@ class Window:
         return w
 
 
-@dataclass(frozen=True)
-class Mark:
-    """A ban a player's own past created."""
+class Mark(NamedTuple):
+    """A ban a player's own past created (a named tuple: hands create thousands)."""
 
     rule: str
     ban: str
@@ -188,6 +187,54 @@ class Explanation:
     rules: tuple[str, ...]
     en: str
     vi: str
+
+
+class _Plan:
+    """What a State reads from its rules again and again, worked out once per rule set:
+    option values, claim permissions, priority tiers, restrictions by trigger, and the cạ
+    partners of every face.  Pure derived data: it never changes what the rules say."""
+
+    def __init__(self, rules: Rules):
+        opt, rid = rules.option, rules.rid
+        self.auto_timeout = opt(rid("turn.timeout_rule")) == "auto-pass"
+        self.stuck_as_written = opt(rid("turn.stuck_rule")) == "as-written"
+        self.next_only = opt(rid("turn.drawn_offer_rule")) == "next-only"
+        self.owner_first = opt(rid("claims.tie_break_option")) == "owner-first"
+        self.reclaim = opt(rid("turn.reclaim_rule")) == "before-next-acts"
+        self.claim_ok = {k: c.allowed for k, c in rules.claims.items()}
+        self.tier = {kind: i for i, t in enumerate(rules.priority) for kind in t}
+        self.by_trigger: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+        for r in rules.restrictions:
+            self.by_trigger.setdefault(r.trigger, []).append((r.rule, r.bans))
+        faces = rules.faces
+        # eat partners of x, in face order: x itself and every face making a cạ with it
+        self.eat_cands = {x: tuple(y for y in faces if y == x or rules.is_ca(x, y))
+                          for x in faces}
+        self.ca_partners = {x: frozenset(y for y in faces if y != x and rules.is_ca(x, y))
+                            for x in faces}
+        self.comp_of = {f: c for c in rules.components for f in c}
+        self.no_split_rule = rid("eating.no_split_rule")
+        self.odd_rule = rid("eating.odd_group_exception_rule")
+        # Actions are immutable: one shared instance per (kind, seat, card) saves building
+        # thousands of them per hand.  act[kind][seat] is the card-less action,
+        # card_act[kind][seat][face] the one with a card.
+        n = rules.players
+        self.act = {k: [Action(k, s) for s in range(n)]
+                    for k in ("u", "chiu-u", "chiu", "pass", "timeout")}
+        self.card_act = {k: [[Action(k, s, f) for f in range(cards.NUM_FACES)]
+                             for s in range(n)]
+                         for k in ("eat", "reclaim", "discard", "return")}
+
+
+_PLANS: dict[tuple[Any, ...], _Plan] = {}
+
+
+def _plan(rules: Rules) -> _Plan:
+    k = (id(rules.table),) + rules.key()
+    p = _PLANS.get(k)
+    if p is None:
+        p = _PLANS[k] = _Plan(rules)
+    return p
 
 
 class State:
@@ -214,6 +261,9 @@ class State:
         self.marks: list[list[Mark]] = [[] for _ in range(self.n)]
         self.discarded: list[set[int]] = [set() for _ in range(self.n)]
         self.result: dict[str, Any] | None = None
+        self._plan = _plan(rules)
+        # per seat, an index of its marks (None: to rebuild); see _ban_index
+        self._bans: list[dict[str, Any] | None] = [None] * self.n
         if deal is not None:
             self.apply_deal(deal)
 
@@ -285,32 +335,60 @@ class State:
                 if s in self.window.responses or (seat is not None and s != seat):
                     continue
                 acts.extend(opts)
-                acts.append(Action("pass", s))
+                acts.append(self._plan.act["pass"][s])
         else:
             assert self.actor is not None
             if seat is not None and seat != self.actor:
                 return []
             if self.phase == "opening":
                 if self._can_win_opening(self.actor):
-                    acts.append(Action("u", self.actor))
-                acts.extend(Action("discard", self.actor, f) for f in self._discardable(self.actor))
+                    acts.append(self._plan.act["u"][self.actor])
+                mine = self._plan.card_act["discard"][self.actor]
+                acts.extend(mine[f] for f in self._discardable(self.actor))
             else:
-                acts.extend(Action(self.phase, self.actor, f)
-                            for f in self._discardable(self.actor))
-        if self.rules.option(self.rules.rid("turn.timeout_rule")) == "auto-pass":
+                mine = self._plan.card_act[self.phase][self.actor]
+                acts.extend(mine[f] for f in self._discardable(self.actor))
+        if self._plan.auto_timeout:
             for s in self.pending():
                 if seat is None or s == seat:
                     if self._timeout_action(s) is not None:
-                        acts.append(Action("timeout", s))
+                        acts.append(self._plan.act["timeout"][s])
         return acts
 
     def _discardable(self, seat: int) -> list[int]:
         h = self.hands[seat]
         faces = [f for f in self.rules.faces if h[f]]
-        ok = [f for f in faces if not self._discard_bans(seat, f)]
-        if ok or self.rules.option(self.rules.rid("turn.stuck_rule")) == "as-written":
+        banned = self._ban_index(seat)["no-discard"]
+        ok = [f for f in faces if f not in banned]
+        if ok or self._plan.stuck_as_written:
             return ok
         return faces  # lift-bans: every card is banned, so any may go
+
+    def _ban_index(self, seat: int) -> dict[str, Any]:
+        """The seat's marks by ban: ``ban -> {face or None: [rule ids in mark order]}``,
+        and ``"no-discard"``: the faces some mark bans from discard.  Built on first use,
+        then kept up to date by `_mark` and `_discarded` (and dropped when a reclaim
+        removes marks)."""
+        idx = self._bans[seat]
+        if idx is None:
+            idx = {}
+            for m in self.marks[seat]:
+                idx.setdefault(m.ban, {}).setdefault(m.face, []).append(m.rule)
+            no = set(idx.get("discard", {}))
+            no.discard(None)
+            if "discard-ca-pair" in idx:
+                ca = self._plan.ca_partners
+                for e in self.discarded[seat]:
+                    no |= ca[e]
+            idx["no-discard"] = no
+            self._bans[seat] = idx
+        return idx
+
+    def _discarded(self, seat: int, face: int) -> None:
+        self.discarded[seat].add(face)
+        idx = self._bans[seat]
+        if idx is not None and "discard-ca-pair" in idx:
+            idx["no-discard"] |= self._plan.ca_partners[face]
 
     def _discard_bans(self, seat: int, face: int) -> list[str]:
         out = []
@@ -325,6 +403,13 @@ class State:
     def _banned(self, seat: int, ban: str, face: int | None, ignore: int = -2) -> list[str]:
         """Rule ids of the seat's marks that ban this; marks created at history index
         `ignore` are left out (a reclaim undoes the pass that created them)."""
+        by_face = self._ban_index(seat).get(ban)
+        if not by_face:
+            return []
+        anyface = by_face.get(None)
+        this = by_face.get(face) if face is not None else None
+        if ignore == -2 and not (anyface and this):
+            return list(anyface or this or ())
         return [m.rule for m in self.marks[seat]
                 if m.ban == ban and (m.face is None or m.face == face) and m.origin != ignore]
 
@@ -338,14 +423,14 @@ class State:
         r = self.rules
         if h[y] % 2 == 0:
             return [], []
-        comp = next(c for c in r.components if y in c)
-        holds_ca = any(z != y and r.is_ca(y, z) and h[z] % 2 == 1 for z in comp)
+        partners = self._plan.ca_partners[y]
+        holds_ca = any(h[z] % 2 == 1 for z in partners)
         if not holds_ca:
             return [], []
         group = r.odd_group
         if y in group and sum(h[f] for f in group) % 2 == 1:
-            return [], [r.rid("eating.odd_group_exception_rule")]
-        return [r.rid("eating.no_split_rule")], []
+            return [], [self._plan.odd_rule]
+        return [self._plan.no_split_rule], []
 
     def _claim_allowed(self, source: str, claim: str) -> tuple[bool, str]:
         c = self.rules.claims[(source, claim)]
@@ -355,54 +440,77 @@ class State:
         """Every claim each seat may make on the window's card (pass is implicit)."""
         x = w.card
         opts: dict[int, list[Action]] = {}
-        u_ok = self._claim_allowed(w.source, "u")[0] and not w.second
-        chiu_ok = self._claim_allowed(w.source, "chiu")[0]
-        chiu_u_ok = self._claim_allowed(w.source, "chiu-u")[0] and not w.second
-        eat_ok = self._claim_allowed(w.source, "eat")[0]
+        ok = self._plan.claim_ok
+        u_ok = ok[(w.source, "u")] and not w.second
+        chiu_ok = ok[(w.source, "chiu")]
+        chiu_u_ok = ok[(w.source, "chiu-u")] and not w.second
+        eat_ok = ok[(w.source, "eat")]
+        second, turn, reclaimer = w.second, w.turn, w.reclaimer
+        is_win = self.engine.is_win
+        act = self._plan.act
+        may_eat = eat_ok and not (w.source == "draw" and not second and self._plan.next_only)
         for s in range(self.n):
             if s == w.giver:
                 continue
-            h = self.hands[s]
-            acts: list[Action] = []
-            in_turn = s == w.turn
-            if w.second and not in_turn and s != w.reclaimer:
+            in_turn = s == turn
+            if second and not in_turn and s != reclaimer:
                 continue
-            if (u_ok or (chiu_u_ok and h[x] >= 3)) and not self._banned(s, "win", None):
-                if u_ok and self.engine.is_win(h, self.laid_chan[s], x, "u"):
-                    acts.append(Action("u", s))
-                if (chiu_u_ok and h[x] >= 3 and not self._banned(s, "chiu", x)
-                        and self.engine.is_win(h, self.laid_chan[s], x, "chiu-u")):
-                    acts.append(Action("chiu-u", s))
-            if chiu_ok and h[x] >= 3 and not self._banned(s, "chiu", x):
-                if not w.second or in_turn:
-                    acts.append(Action("chiu", s))
-            if eat_ok and in_turn and not (w.source == "draw" and not w.second and
-                                           self._drawer_may_not_eat()):
-                acts.extend(Action("eat", s, y) for y in self._eat_partners(s, x))
-            if s == w.reclaimer:
-                acts = [Action("reclaim", s, y)
-                        for y in self._eat_partners(s, x, w.reclaim_origin)]
+            h = self.hands[s]
+            hx = h[x]
+            if s == reclaimer:
+                # the drawer who passed the card may only take it back (it is no longer
+                # their turn: no ù, chíu-ù or chíu on a passed-on card, no plain eating)
+                mine = self._plan.card_act["reclaim"][s]
+                acts = [mine[y] for y in self._eat_partners(s, x, w.reclaim_origin)]
+                if acts:
+                    opts[s] = acts
+                continue
+            if not in_turn and not u_ok and hx < 3:
+                continue  # no ù here, no three copies for a chíu, not this seat's turn
+            acts = []
+            bans = self._ban_index(s)
+            if (u_ok or (chiu_u_ok and hx >= 3)) and not bans.get("win"):
+                if u_ok and is_win(h, self.laid_chan[s], x, "u"):
+                    acts.append(act["u"][s])
+                if (chiu_u_ok and hx >= 3 and not self._banned(s, "chiu", x)
+                        and is_win(h, self.laid_chan[s], x, "chiu-u")):
+                    acts.append(act["chiu-u"][s])
+            if chiu_ok and hx >= 3 and not self._banned(s, "chiu", x):
+                if not second or in_turn:
+                    acts.append(act["chiu"][s])
+            if may_eat and in_turn:
+                mine = self._plan.card_act["eat"][s]
+                acts.extend(mine[y] for y in self._eat_partners(s, x))
             if acts:
                 opts[s] = acts
         return opts
 
     def _drawer_may_not_eat(self) -> bool:
-        return self.rules.option(self.rules.rid("turn.drawn_offer_rule")) == "next-only"
+        return self._plan.next_only
 
     def _eat_partners(self, s: int, x: int, ignore: int = -2) -> list[int]:
         h = self.hands[s]
         out = []
-        for y in self.rules.faces:
+        ca_ok: bool | None = None
+        for y in self._plan.eat_cands[x]:
             if not h[y]:
                 continue
             if y == x:
                 if not self._banned(s, "eat-chan", x, ignore):
                     out.append(y)
-            elif self.rules.is_ca(x, y):
-                if (not self._banned(s, "eat-ca", x, ignore)
-                        and not self._split_rules(s, x, y)[0]):
+            else:
+                if ca_ok is None:
+                    ca_ok = not self._banned(s, "eat-ca", x, ignore)
+                if ca_ok and not self._splits_ca(h, y):
                     out.append(y)
         return out
+
+    def _splits_ca(self, h: list[int], y: int) -> bool:
+        """Whether eating a cạ with y would split a cạ held (`_split_rules` forbids it)."""
+        if h[y] % 2 == 0 or not any(h[z] % 2 for z in self._plan.ca_partners[y]):
+            return False
+        group = self.rules.odd_group
+        return not (y in group and sum(h[f] for f in group) % 2 == 1)
 
     # ------------------------------------------------------------------ explanations
     def explain(self, action: Action) -> Explanation:
@@ -572,7 +680,7 @@ class State:
     # ------------------------------------------------------------------ applying
     def apply(self, action: Action) -> None:
         """Apply a legal action (raises ActionError with the forbidding rule ids if not)."""
-        if action not in self.legal_actions():
+        if not self._is_legal(action):
             e = self.explain(action)
             raise ActionError(f"illegal action {action.code()}: {e.en}", e.rules)
         self.history.append(action)
@@ -599,10 +707,33 @@ class State:
         if self.phase == "return":
             self._return(s, action.card)  # type: ignore[arg-type]
             return
-        assert self.window is not None
-        self.window.responses[s] = action
-        if not self.pending():
+        w = self.window
+        assert w is not None
+        w.responses[s] = action
+        if len(w.responses) >= len(w.options):  # every seat asked has answered
             self._resolve()
+
+    def _is_legal(self, a: Action) -> bool:
+        """``a in self.legal_actions()``, without building the whole list."""
+        s = a.seat
+        if self.phase in ("over", CHANCE):
+            return False
+        if a.kind == "timeout":
+            return (a.card is None and self._plan.auto_timeout and s in self.pending()
+                    and self._timeout_action(s) is not None)
+        if self.phase == "window":
+            w = self.window
+            assert w is not None
+            opts = w.options.get(s)
+            if opts is None or s in w.responses:
+                return False
+            return (a.kind == "pass" and a.card is None) or a in opts
+        if s != self.actor:
+            return False
+        if self.phase == "opening" and a.kind == "u":
+            return a.card is None and self._can_win_opening(s)
+        kind = "return" if self.phase == "return" else "discard"
+        return a.kind == kind and a.card is not None and a.card in self._discardable(s)
 
     def child(self, action: Action) -> State:
         c = self.copy()
@@ -612,11 +743,11 @@ class State:
     def _timeout_action(self, seat: int) -> Action | None:
         """What a silent seat is taken to do when the table allows timeouts."""
         if self.phase == "window":
-            return Action("pass", seat)
+            return self._plan.act["pass"][seat]
         if self.phase in ("opening", "discard", "return") and seat == self.actor:
             kind = "return" if self.phase == "return" else "discard"
             faces = self._discardable(seat)
-            return Action(kind, seat, faces[0]) if faces else None
+            return self._plan.card_act[kind][seat][faces[0]] if faces else None
         return None
 
     def _event(self, e: dict[str, Any]) -> None:
@@ -624,24 +755,31 @@ class State:
 
     def _mark(self, seat: int, rule: str, ban: str, face: int | None) -> None:
         self.marks[seat].append(Mark(rule, ban, face, len(self.history) - 1))
+        idx = self._bans[seat]
+        if idx is not None:  # keep the index up to date rather than rebuild it
+            idx.setdefault(ban, {}).setdefault(face, []).append(rule)
+            if ban == "discard" and face is not None:
+                idx["no-discard"].add(face)
+            elif ban == "discard-ca-pair":
+                ca = self._plan.ca_partners
+                for e in self.discarded[seat]:
+                    idx["no-discard"] |= ca[e]
 
     def _trigger(self, seat: int, trigger: str, face: int | None) -> None:
-        for r in self.rules.restrictions:
-            if r.trigger == trigger:
-                for ban in r.bans:
-                    self._mark(seat, r.rule, ban, None if ban in ("win", "discard-ca-pair")
-                               else face)
+        for rule, bans in self._plan.by_trigger.get(trigger, ()):
+            for ban in bans:
+                self._mark(seat, rule, ban, None if ban in ("win", "discard-ca-pair") else face)
 
     def _discard(self, s: int, f: int) -> None:
         self.hands[s][f] -= 1
         self._trigger(s, "discard", f)
-        self.discarded[s].add(f)
+        self._discarded(s, f)
         self._open(Window(f, s, "discard", (s + 1) % self.n, s))
 
     def _return(self, s: int, f: int) -> None:
         self.hands[s][f] -= 1
         self._trigger(s, "discard", f)
-        self.discarded[s].add(f)
+        self._discarded(s, f)
         old = self.interrupted
         assert old is not None
         self.interrupted = None
@@ -657,44 +795,50 @@ class State:
             self._resolve()
 
     def _tier(self, kind: str) -> int:
-        for i, tier in enumerate(self.rules.priority):
-            if kind in tier:
-                return i
-        raise AssertionError(kind)
+        return self._plan.tier[kind]
 
     def _seat_order(self, w: Window) -> list[int]:
-        start = w.gate if self.rules.option(self.rules.rid("claims.tie_break_option")) \
-            == "owner-first" else (w.gate + 1) % self.n
+        start = w.gate if self._plan.owner_first else (w.gate + 1) % self.n
         return [(start + i) % self.n for i in range(self.n)]
 
     def _resolve(self) -> None:
         w = self.window
         assert w is not None
+        if not w.options:  # nobody may claim the card: no answers, no bans, let it go
+            self._let_go(w)
+            return
         x = w.card
         # declining: anyone who could win on this card and did not claim it
         for s, opts in w.options.items():
-            wins = [a for a in opts if a.kind in ("u", "chiu-u")]
             resp = w.responses.get(s)
-            if wins and (resp is None or resp.kind not in ("u", "chiu-u")):
+            if resp is not None and resp.kind in ("u", "chiu-u"):
+                continue
+            if any(a.kind in ("u", "chiu-u") for a in opts):
                 self._trigger(s, "decline-u", None)
+        best = None
         claims = [a for a in w.responses.values() if a.kind != "pass"]
-        if claims:
+        if len(claims) == 1:
+            best = claims[0]
+        elif claims:
             order = self._seat_order(w)
-            best = min(claims, key=lambda a: (self._tier(a.kind), order.index(a.seat)))
-        else:
-            best = None
+            tier = self._plan.tier
+            best = min(claims, key=lambda a: (tier[a.kind], order.index(a.seat)))
         # passing a card one could eat creates bans (for the seat whose turn it was)
         t = w.turn
         resp = w.responses.get(t)
         took = best is not None and best.seat == t
         if t in w.options and not took and (resp is None or resp.kind == "pass"):
-            h = self.hands[t]
-            eats = [a for a in w.options[t] if a.kind == "eat"]
-            if any(a.card == x for a in eats):
+            could_chan = could_ca = False
+            for a in w.options[t]:
+                if a.kind == "eat":
+                    if a.card == x:
+                        could_chan = True
+                    else:
+                        could_ca = True
+            if could_chan:
                 self._trigger(t, "pass-could-chan", x)
-            if any(a.card != x for a in eats):
+            if could_ca:
                 self._trigger(t, "pass-could-ca", x)
-            del h  # (bans recorded)
         if best is None:
             self._let_go(w)
             return
@@ -722,6 +866,7 @@ class State:
             # taking the card back undoes the bans its pass created (not a declined win)
             self.marks[s] = [m for m in self.marks[s]
                              if m.origin != w.reclaim_origin or m.ban == "win"]
+            self._bans[s] = None
         self.hands[s][y] -= 1
         g = Group("chan", (x, x)) if y == x else Group("ca", tuple(sorted((x, y))))
         self.laid[s].append(g)
@@ -737,14 +882,14 @@ class State:
         if w.gate == w.turn and not w.second:
             # the drawer (or the interrupted drawer) passes it on to the next seat
             nxt = Window(w.card, w.gate, w.source, (w.gate + 1) % self.n, w.giver, second=True)
-            if self.rules.option(self.rules.rid("turn.reclaim_rule")) == "before-next-acts":
+            if self._plan.reclaim:
                 nxt.reclaimer = w.gate
                 nxt.reclaim_origin = len(self.history) - 1
-            self._event({"type": "passed-on", "card": cards.code(w.card), "to": nxt.turn})
+            self._event({"type": "passed-on", "card": cards.CODES[w.card], "to": nxt.turn})
             self._open(nxt)
             return
         self.dead[w.gate].append(w.card)
-        self._event({"type": "dead", "card": cards.code(w.card), "gate": w.gate})
+        self._event({"type": "dead", "card": cards.CODES[w.card], "gate": w.gate})
         self.window = None
         self._draw(w.turn)
 
@@ -758,7 +903,7 @@ class State:
             return
         f = self.noc[self.noc_pos]
         self.noc_pos += 1
-        self._event({"type": "draw", "seat": s, "card": cards.code(f)})
+        self._event({"type": "draw", "seat": s, "card": cards.CODES[f]})
         self._open(Window(f, s, "draw", s, None))
 
     def _win(self, s: int, kind: str, card: int | None) -> None:
@@ -799,6 +944,8 @@ class State:
         c.marks = [list(m) for m in self.marks]
         c.discarded = [set(d) for d in self.discarded]
         c.result = None if self.result is None else dict(self.result)
+        c._plan = self._plan
+        c._bans = [None] * self.n  # indexes are updated in place: rebuilt lazily
         return c
 
     def fingerprint(self) -> tuple[Any, ...]:

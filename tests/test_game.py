@@ -243,3 +243,34 @@ def test_finding_message_is_replayable() -> None:
     assert "seed 1" in text and json.dumps(f.actions) in text
     back = State.from_json(f.state_json)
     assert [a.code() for a in back.history] == f.actions
+
+
+# --------------------------------------------------------------------------- machine caches
+
+
+def test_ban_index_agrees_with_the_marks() -> None:
+    """The machine keeps an index of each seat's bans up to date incrementally (for speed);
+    at every step of seeded games (reclaims, copies and all) it must say exactly what a
+    scan of the marks says."""
+    t = table.load("family")
+    bans = ("eat-chan", "eat-ca", "chiu", "win")
+    for i in range(40):
+        rng = random.Random(f"bans:{i}")
+        opts = {k: rng.choice(v) for k, v in t.option_space()}
+        opts["reclaim-deadline"] = "before-next-acts" if i % 2 else opts["reclaim-deadline"]
+        st = State.new(t.resolve((4, 5)[i % 2], opts), seed=i)
+        while st.legal_actions():
+            st.apply(invariants.choose(st.legal_actions(), rng, 0.7))
+            if rng.random() < 0.2:
+                st = st.copy()
+            for s in range(st.n):
+                for f in list(range(cards.NUM_FACES)) + [None]:
+                    for ban in bans:
+                        scan = [m.rule for m in st.marks[s]
+                                if m.ban == ban and (m.face is None or m.face == f)]
+                        assert st._banned(s, ban, f) == scan, (i, s, ban, f)
+                h = st.hands[s]
+                ok = [f for f in st.rules.faces if h[f] and not st._discard_bans(s, f)]
+                held = [f for f in st.rules.faces if h[f]]
+                stuck_ok = st.rules.options["stuck-discard"] == "as-written"
+                assert st._discardable(s) == (ok if ok or stuck_ok else held), (i, s)
