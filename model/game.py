@@ -39,6 +39,11 @@ from .win import Group, WinEngine, engine
 
 CHANCE = "chance"
 CLAIM_KINDS = ("u", "chiu-u", "chiu", "eat", "reclaim")
+# words for explanations (the family reads Vietnamese: no raw identifiers in messages)
+SOURCE_VI = {"draw": "quân bốc", "discard": "quân đánh ra", "return": "quân trả cửa"}
+SOURCE_EN = {"draw": "drawn card", "discard": "discarded card", "return": "returned card"}
+WIN_VI = {"u": "Ù thường", "chiu-u": "Chíu-Ù"}
+WIN_EN = {"u": "an ordinary ù", "chiu-u": "chíu-ù"}
 
 
 class ActionError(ValueError):
@@ -599,9 +604,15 @@ class State:
                     "không bắt buộc phải nhận quân")
         if a.kind in ("u", "chiu-u"):
             ok, why = self._claim_allowed(w.source, a.kind)
-            if not ok or (w.second and a.kind in ("u", "chiu-u")):
-                return ([why], f"a {w.source} card does not allow {a.kind} here",
-                        f"quân {w.source} không cho phép {a.kind} ở đây")
+            if not ok:
+                return ([why], f"a {SOURCE_EN[w.source]} does not allow {WIN_EN[a.kind]} here",
+                        f"{SOURCE_VI[w.source]} không cho phép {WIN_VI[a.kind]} ở đây")
+            if w.second:
+                return ([rid("turn.drawn_offer_rule")],
+                        "the card has been passed on to the next seat; wins on it were claimed "
+                        "or declined when it was turned up",
+                        "quân đã được chuyển cho người kế tiếp; quyền ù với quân này đã được xét "
+                        "lúc quân được lật")
             if s == w.giver:
                 return ([rid("turn.discard_rule")], "nobody claims the card they gave",
                         "không ai nhận lại quân chính mình vừa đưa ra")

@@ -274,3 +274,22 @@ def test_ban_index_agrees_with_the_marks() -> None:
                 held = [f for f in st.rules.faces if h[f]]
                 stuck_ok = st.rules.options["stuck-discard"] == "as-written"
                 assert st._discardable(s) == (ok if ok or stuck_ok else held), (i, s)
+
+
+def test_explain_a_win_on_a_passed_on_card() -> None:
+    """A drawn card the drawer passed on: wins on it were settled when it was turned up, and
+    the explanation cites the drawn-card-offer row, not the row that allows ù on a draw."""
+    rules = table.rules("family", 5)
+    for seed in range(50):
+        st = State.new(rules, seed=seed)
+        rng = random.Random(seed)
+        while st.legal_actions():
+            w = st.window
+            if w is not None and w.second and w.source == "draw":
+                s = w.turn
+                e = st.explain(Action("u", s))
+                assert not e.legal and e.rules == ("drawn-card-offer",), e
+                assert "quân đã được chuyển" in e.vi and "passed on" in e.en
+                return
+            st.apply(rng.choice(st.legal_actions()))
+    raise AssertionError("no passed-on drawn card in 50 seeded hands")
