@@ -187,6 +187,12 @@ def narrate(rules: Rules, deal: Deal, actions: Iterable[Action]) -> tuple[list[L
         first = len(st.events)
         st.apply(a)
         out.append(Line(i, vi, en, shown))
+        new_events = st.events[first + 1:]
+        if new_events and new_events[0].get("type") == "timeout-as":  # what silence meant
+            words = event_words(new_events[0], rules)
+            assert words is not None
+            out.append(Line(None, words[0], words[1], words[2], new_events[0]))
+            new_events = new_events[1:]
         for s, ms in enumerate(st.marks):
             by_rule: dict[str, list[Mark]] = {}
             for m in ms[before[s]:]:
@@ -195,7 +201,7 @@ def narrate(rules: Rules, deal: Deal, actions: Iterable[Action]) -> tuple[list[L
                 vi_list, en_list = ban_list(marks)
                 out.append(Line(None, f"Từ giờ {seat_vi(s)} không được {vi_list}",
                                 f"From now on {seat_en(s)} may not {en_list}", [rule_id]))
-        for e in st.events[first + 1:]:
+        for e in new_events:
             if e.get("type") == "end":
                 continue
             words = event_words(e, rules)

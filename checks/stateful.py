@@ -44,7 +44,7 @@ DEFAULT_SEED = 20240607
 RULESET = "family"
 
 PROFILES: dict[str, dict[str, Any]] = {
-    "chanspec-ci": dict(max_examples=12, stateful_step_count=90),
+    "chanspec-ci": dict(max_examples=25, stateful_step_count=150),
     "chanspec-deep": dict(max_examples=400, stateful_step_count=400),
 }
 _COMMON: dict[str, Any] = dict(

@@ -659,6 +659,8 @@ class State:
             ok, why = self._claim_allowed(w.source, "eat")
             if not ok:
                 return ([why], "this card cannot be eaten", "quân này không ăn được")
+            if a.kind == "reclaim":  # allowed by the deadline row, then as an eat
+                why = rid("turn.reclaim_rule")
             if w.source == "draw" and not w.second and self._drawer_may_not_eat():
                 return ([rid("turn.drawn_offer_rule")], "the drawer may not eat their own draw",
                         "người bốc không được ăn quân mình bốc")
