@@ -41,6 +41,7 @@ COMMANDS: list[str] = [
     "chanspec.checks.cmd_replay",
     "chanspec.checks.cmd_conform",
     "chanspec.checks.cmd_serve",
+    "chanspec.checks.cmd_vectors",
 ]
 
 EXIT_OK = 0

@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 import time
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,15 +52,17 @@ class Scenario:
 # --------------------------------------------------------------------------- strategies
 
 
-@st.composite
-def deals(draw: Any, rules: table_mod.Rules) -> Deal:
-    """A deal built card by card from Hypothesis choices (shrinks toward simple hands).
+def build_deal(rules: table_mod.Rules, choose: Callable[[int], int],
+               coin: Callable[[], bool]) -> Deal:
+    """A deal built card by card from choices: `choose(k)` picks 0..k-1, `coin()` a bool.
 
     Each seat is dealt in one of three styles: all chắn (one card short of a complete
     hand, the odd card often one of the faces the table singles out: those that may
     never complete ù and the Nhất/yêu group), a quarter chắn and the rest random, or
     random cards.  The nọc is drawn card by card, each card either any card left or,
     often, one that some hand holds an odd number of times (so wins and chíu come up).
+    With choices from Hypothesis (`deals`) the deal shrinks toward simple hands; with
+    choices from a seeded random generator it is reproducible from the seed.
     """
     v = rules.variant
     faces = list(rules.faces)
@@ -68,15 +70,15 @@ def deals(draw: Any, rules: table_mod.Rules) -> Deal:
     pool = {f: rules.copies for f in faces}
 
     def take(candidates: list[int]) -> int:
-        f = candidates[draw(st.integers(0, len(candidates) - 1))]
+        f = candidates[choose(len(candidates))]
         pool[f] -= 1
         return f
 
-    opener = draw(st.integers(0, v.players - 1))
+    opener = choose(v.players)
     hands: list[tuple[int, ...]] = []
     for seat in range(v.players):
         k = v.opener_cards if seat == opener else v.other_cards
-        style = draw(st.integers(0, 2))
+        style = choose(3)
         hand: list[int] = []
         pairs = {0: k // 2, 1: k // 4, 2: 0}[style]
         for _ in range(pairs):
@@ -88,7 +90,7 @@ def deals(draw: Any, rules: table_mod.Rules) -> Deal:
             hand += [f, f]
         while len(hand) < k:
             odd = [f for f in special if pool[f] >= 1]
-            if style == 0 and odd and draw(st.booleans()):
+            if style == 0 and odd and coin():
                 hand.append(take(odd))
             else:
                 hand.append(take([f for f in faces if pool[f] >= 1]))
@@ -97,11 +99,17 @@ def deals(draw: Any, rules: table_mod.Rules) -> Deal:
     noc: list[int] = []
     while any(pool.values()):
         useful = [f for f in singles if pool[f] >= 1]
-        if useful and draw(st.booleans()):
+        if useful and coin():
             noc.append(take(useful))
         else:
             noc.append(take([f for f in faces if pool[f] >= 1]))
     return Deal(tuple(hands), tuple(noc), opener)
+
+
+@st.composite
+def deals(draw: Any, rules: table_mod.Rules) -> Deal:
+    """`build_deal` driven by Hypothesis (shrinks toward simple hands)."""
+    return build_deal(rules, lambda k: draw(st.integers(0, k - 1)), lambda: draw(st.booleans()))
 
 
 def option_choices(table: table_mod.Table, fixed: Mapping[str, str],

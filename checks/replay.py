@@ -130,7 +130,7 @@ def claim_resolution(before: State, action: Action, after: State) -> list[str]:
         return []
     responses = dict(w.responses)
     responses[action.seat] = action
-    claims = [a for a in responses.values() if a.kind != "pass"]
+    claims = [a for a in responses.values() if a.kind not in ("pass", "timeout")]
     if len(claims) < 2 or set(responses) != set(w.options):
         return []
     rules = before.rules

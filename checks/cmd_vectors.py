@@ -1,0 +1,89 @@
+"""``chanspec vectors --out DIR``: generate the language-neutral test vectors.
+
+Writes DIR/cases/*.json (one case per file), DIR/index.json (the list of cases and the
+coverage of every rule row and option value) and the coverage table inside
+DIR/README.md (between its coverage markers; the rest of the README is left alone).
+Generation is deterministic: the same table and machine give the same files.
+
+``--check`` rebuilds every case already in DIR from its inputs (start and steps) and
+reports those whose expectations changed (exit 1), e.g. after a change to the machine
+or the table; regenerate them with ``chanspec vectors --out DIR``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from . import vectors
+from .common import add_command, load_table, say
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = add_command(
+        subparsers, "vectors",
+        "sinh các ca kiểm thử độc lập ngôn ngữ phủ mọi dòng luật và mọi giá trị tùy chọn",
+        "generate language-neutral test cases covering every rule row and option value",
+        epilog="Định dạng / format: vectors/README.md, vectors/vector.schema.json.",
+    )
+    p.add_argument("--out", required=True, metavar="DIR",
+                   help="thư mục đích / where to write (e.g. vectors)")
+    p.add_argument("--check", action="store_true",
+                   help="chỉ kiểm tra các ca đã có còn đúng không / only check that the cases "
+                        "in DIR are up to date (exit 1 if stale)")
+    p.add_argument("--seeds", type=int, default=vectors.SEEDS_PER_CONFIG, metavar="N",
+                   help=f"số ván tìm kiếm mỗi cấu hình / hands searched per configuration "
+                        f"(default {vectors.SEEDS_PER_CONFIG}; other values change the files)")
+    p.add_argument("--ruleset", default="family", metavar="NAME|PATH",
+                   help="bộ luật / rule table (default family)")
+    p.add_argument("--json", action="store_true", help="in kết quả dạng JSON / print JSON")
+    p.add_argument("--lang", choices=("vi", "en"), default="vi",
+                   help="ngôn ngữ / output language")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    table = load_table(args)
+    if args.check:
+        res = vectors.check(args.out, table)
+        if args.json:
+            print(json.dumps({"ok": res.ok, "stale": res.stale, "broken": res.broken,
+                              "readme_stale": res.readme_stale}, ensure_ascii=False))
+        elif res.ok:
+            print(say(args.lang, f"Các ca kiểm thử trong {args.out} còn đúng.",
+                      f"The vectors in {args.out} are up to date."))
+        else:
+            print(say(args.lang, f"Các ca kiểm thử trong {args.out} đã cũ; chạy lại: "
+                      f"chanspec vectors --out {args.out}",
+                      f"The vectors in {args.out} are stale; regenerate them: "
+                      f"chanspec vectors --out {args.out}"))
+            for c in res.stale:
+                print(f"  stale: {c}")
+            for c in res.broken:
+                print(f"  broken: {c}")
+            if res.readme_stale:
+                print("  stale: README.md coverage table")
+        return 0 if res.ok else 1
+    if args.seeds < 1:
+        print("chanspec vectors: --seeds must be at least 1", file=sys.stderr)
+        return 2
+    t0 = time.monotonic()
+    docs = vectors.generate(table, args.seeds)
+    cov = vectors.write(args.out, table, docs)
+    size = sum(len(vectors.dumps_case(d).encode("utf-8")) for d in docs)
+    missing = cov.uncovered_rows(table) + cov.uncovered_values(table)
+    if args.json:
+        print(json.dumps({"out": args.out, "cases": len(docs), "bytes": size,
+                          "uncovered": missing, "seconds": round(time.monotonic() - t0, 2)},
+                         ensure_ascii=False))
+    else:
+        print(say(args.lang, f"Đã ghi {len(docs)} ca ({size // 1024} KiB) vào {args.out} "
+                  f"trong {time.monotonic() - t0:.1f} giây.",
+                  f"Wrote {len(docs)} cases ({size // 1024} KiB) to {args.out} in "
+                  f"{time.monotonic() - t0:.1f} s."))
+        if missing:
+            print(say(args.lang, "Chưa phủ: " + ", ".join(missing),
+                      "Not exercised: " + ", ".join(missing)))
+    return 0
