@@ -1,0 +1,332 @@
+"""``chanspec check``: model-check the rule table and settle its open questions.
+
+Runs, on the family's rules by default:
+
+1. exhaustive breadth-first searches of scaled-down configurations (checks/scale.py,
+   checks/explore.py): invariants, deadlocks, contradictions, endless play, vacuity;
+2. the findings on every open question (checks/findings.py): shortest witnesses, how
+   often at full size, hand counts and Z3 questions -- recomputed in full mode, reused
+   from ``OPEN_QUESTIONS.json`` in ``--quick`` mode when it matches the table;
+3. pictures (checks/diagrams.py).
+
+It writes into ``--out`` (default ``out/check``): ``report.txt``, ``findings.json``, one
+ITF trace (``*.itf.json``) and one scenario text per violation, and DOT/SVG pictures;
+and regenerates OPEN_QUESTIONS.md and OPEN_QUESTIONS.json (not with ``--no-write``,
+which only says whether they are stale).
+
+``findings.json`` (for checks/report.py) is::
+
+    {"ruleset", "players", "options", "quick", "exit_code",
+     "explorations": [{"scale", "describe", "deals", "distinct", "generated", "depth",
+                       "seconds", "states_per_second", "bytes_per_state", "complete",
+                       "outcomes", "ties", "violations": [Violation.as_json + "itf",
+                       "scenario"], "never_cited", "option_changes", "option_samples"}],
+     "vacuity": {"words_only": [...], "unreachable": {scale: [...]}, "never_cited": [...]},
+     "questions": {...}, "extra": [...], "hands": {...}, "z3": {...}   # OPEN_QUESTIONS.json
+     "svgs": ["flow.svg", ...], "dots": [...]}
+
+Exit codes: 0 nothing found, 11 deadlock, 12 invariant or contradiction, 13 endless play,
+150 a table that does not load (the worst found, in the order 12, 11, 13).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from chanspec.model.game import Deal
+from chanspec.model.table import OptionError, Table
+
+from . import diagrams, explore, findings, questions, scale, scenario
+from .common import add_command, add_common, load_table, options_of, say, write_atomic
+
+PLAN_FULL = {"ranks2": 20, "chiu4": 4, "five": 30, "chiu3": 1}
+PLAN_QUICK = {"ranks2": 6, "chiu4": 3, "five": 8}
+CAP_FULL = {"chiu3": 60_000}
+DEAL_SEED = 1
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = add_command(
+        subparsers, "check",
+        "kiểm tra bảng luật bằng máy: bế tắc, mâu thuẫn, câu hỏi còn mở",
+        "model-check the rule table: deadlocks, contradictions, the open questions",
+        epilog="Mã thoát / exit codes: 0 none found, 11 deadlock, 12 invariant or "
+               "contradiction, 13 endless play, 150 the table does not load.",
+    )
+    add_common(p, players=False)
+    p.add_argument("--players", type=int, choices=(4, 5), default=None,
+                   help="chỉ các cấu hình có số người này / only scales with this many "
+                        "seats (default: all)")
+    p.add_argument("--quick", action="store_true",
+                   help="ít ván hơn, dùng lại OPEN_QUESTIONS.json / fewer deals, reuse the "
+                        "cached findings (CI)")
+    p.add_argument("--out", default="out/check", metavar="DIR",
+                   help="thư mục kết quả / output folder (default out/check)")
+    p.add_argument("--seed", type=int, default=DEAL_SEED,
+                   help=f"hạt giống chia bài / deal seed (default {DEAL_SEED})")
+    p.add_argument("--scales", default=None, metavar="NAME=DEALS,...",
+                   help="thay kế hoạch: cấu hình và số ván / override the plan, e.g. "
+                        f"five=2,ranks2=4 (scales: {', '.join(scale.SCALES)})")
+    p.add_argument("--quiet", action="store_true", help="không in tiến độ / no progress")
+    p.add_argument("--workers", type=int, default=explore.default_workers(),
+                   help="số tiến trình / processes (default: up to 2)")
+    p.add_argument("--no-write", action="store_true",
+                   help="không ghi OPEN_QUESTIONS.md, chỉ báo nếu đã cũ / do not rewrite "
+                        "OPEN_QUESTIONS.md, only say whether it is stale")
+    p.set_defaults(func=run)
+
+
+def _plan(args: argparse.Namespace) -> list[tuple[scale.Scale, int, int]]:
+    plan = PLAN_QUICK if args.quick else PLAN_FULL
+    if args.scales:
+        plan = {}
+        for item in args.scales.split(","):
+            name, _, n = item.partition("=")
+            if name not in scale.SCALES or not n.isdigit():
+                raise OptionError(f"--scales {item!r}: expected NAME=DEALS with NAME one of "
+                                  f"{', '.join(scale.SCALES)}, e.g. five=2")
+            plan[name] = int(n)
+    out = []
+    for name, n in plan.items():
+        sc = scale.SCALES[name]
+        if args.players is not None and sc.players >= 4 and sc.players != args.players:
+            continue
+        out.append((sc, n, (CAP_FULL.get(name, 2_000_000))))
+    return out
+
+
+def _vacuity(table: Table, results: list[explore.Result]) -> dict[str, Any]:
+    referenced: set[str] = set()
+
+    def walk(x: Any) -> None:
+        if isinstance(x, str) and x in table.rows:
+            referenced.add(x)
+        elif isinstance(x, dict):
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+
+    walk({k: v for k, v in table.data.items() if k != "rule"})
+    words_only = [r for r in table.rows if r not in referenced]
+    cited: set[str] = set()
+    changed: set[str] = set()
+    unreachable: dict[str, list[str]] = {}
+    for res in results:
+        a, b = res.cited()
+        cited |= a | b
+        changed |= {k.split("=")[0] for k in res.option_changes()}
+        unreachable[res.label] = [r for r in res.never_cited() if r in referenced and
+                                  r not in {k.split("=")[0] for k in res.option_changes()}]
+    never = [r for r in table.rows if r in referenced and r not in cited and r not in changed]
+    return {"words_only": words_only, "unreachable": unreachable, "never_cited": never}
+
+
+def run(args: argparse.Namespace) -> int:
+    t_start = time.perf_counter()
+    table = load_table(args)
+    opts = options_of(args, table)
+    lang = args.lang
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    text: list[str] = []
+
+    def emit(vi: str, en: str) -> None:
+        if vi.startswith("\n"):
+            text.append("")
+            if not args.json:
+                print()
+            vi, en = vi.lstrip("\n"), en.lstrip("\n")
+        line = say(lang, vi, en)
+        text.append(line)
+        if not args.json:
+            print(line, flush=True)
+
+    emit(f"chanspec check — bảng luật {table.id} ({table.title_vi})",
+         f"chanspec check — rule table {table.id} ({table.title_en})")
+    if opts:
+        emit(f"Tùy chọn: {opts}", f"Options: {opts}")
+    results: list[explore.Result] = []
+    report: dict[str, Any] = {"ruleset": table.id, "players": args.players, "options": opts,
+                              "quick": args.quick, "explorations": [], "svgs": [], "dots": []}
+    graph_doc: tuple[Any, str] | None = None
+    for sc, n_deals, cap in _plan(args):
+        rules = scale.scaled_rules(table, sc, opts)
+        deals = scale.deals(rules, n_deals, args.seed)
+        emit(f"\n== Cấu hình {sc.name}: {sc.vi}; {len(deals)} ván chia (hạt giống {args.seed})",
+             f"\n== Scale {sc.name}: {sc.en}; {len(deals)} deals (seed {args.seed})")
+        emit(f"Đang tính trạng thái ban đầu... {len(deals)} trạng thái phân biệt.",
+             f"Finished computing initial states: {len(deals)} distinct states generated.")
+        prog = explore.Progress(sc.name, quiet=args.quiet)
+        res = explore.explore(rules, deals, label=sc.name, workers=args.workers,
+                              progress=prog, cap=cap)
+        results.append(res)
+        if graph_doc is None and sc.exhaustive:
+            g = explore.explore_deal(rules, _smallest(rules, deals), 0, graph_limit=400,
+                                     alts=[])
+            graph_doc = (g, sc.name)
+        done = "xong" if res.complete else f"DỪNG ở giới hạn {cap:,} trạng thái/ván"
+        done_en = "complete" if res.complete else f"STOPPED at the {cap:,} states/deal cap"
+        emit(f"Kiểm tra mô hình {done}.", f"Model checking {done_en}.")
+        emit(f"{res.generated:,} trạng thái sinh ra, {res.distinct:,} trạng thái phân biệt, "
+             f"0 trạng thái còn trong hàng đợi.",
+             f"{res.generated:,} states generated, {res.distinct:,} distinct states found, "
+             f"0 states left on queue.")
+        emit(f"Độ sâu của đồ thị trạng thái: {res.depth}.",
+             f"The depth of the complete state graph search is {res.depth}.")
+        emit(f"{res.states_per_second:,.0f} trạng thái/giây ({res.workers} tiến trình; "
+             f"{res.states_per_core_second:,.0f}/giây mỗi lõi), {res.bytes_per_state:.0f} byte "
+             f"mỗi trạng thái lưu, {res.seconds:.1f} giây.",
+             f"{res.states_per_second:,.0f} distinct states/s ({res.workers} workers; "
+             f"{res.states_per_core_second:,.0f}/s per core), {res.bytes_per_state:.0f} bytes "
+             f"per stored state, {res.seconds:.1f}s.")
+        oc = res.outcomes()
+        emit(f"Kết thúc: ù {oc.get('win', 0):,}, hòa {oc.get('draw', 0):,}, kẹt "
+             f"{oc.get('stuck', 0):,}; tranh quyền ngang nhau {res.ties()[0]:,}.",
+             f"Ends: win {oc.get('win', 0):,}, draw {oc.get('draw', 0):,}, stuck "
+             f"{oc.get('stuck', 0):,}; claim ties {res.ties()[0]:,} (settled by "
+             f"{rules.rid('claims.tie_break_rule')}).")
+        ex: dict[str, Any] = {
+            "scale": sc.name, "describe": sc.describe(), "deals": len(deals),
+            "deal_seed": args.seed, "distinct": res.distinct, "generated": res.generated,
+            "depth": res.depth, "seconds": round(res.seconds, 2),
+            "states_per_second": round(res.states_per_second),
+            "states_per_core_second": round(res.states_per_core_second),
+            "bytes_per_state": round(res.bytes_per_state, 1), "complete": res.complete,
+            "outcomes": oc, "ties": res.ties()[0], "violations": [],
+            "never_cited": res.never_cited(), "option_changes": res.option_changes(),
+            "option_samples": res.option_samples()}
+        for v in res.violations():
+            ex["violations"].append(_write_violation(out, sc, rules, deals[v.deal], v, emit,
+                                                     lang))
+        report["explorations"].append(ex)
+    code = 0
+    for k in explore.EXIT_ORDER:
+        if any(v.kind == k for r in results for v in r.violations()):
+            code = explore.KIND_EXIT[k]
+            break
+    vac = _vacuity(table, results)
+    report["vacuity"] = vac
+    emit("\n== Luật không bao giờ được dùng ở các cấu hình thu nhỏ (vacuity)",
+         "\n== Rules never used at the scaled-down configurations (vacuity)")
+    emit(f"Chỉ có trong lời (máy không có vai trò nào dẫn chiếu): {', '.join(vac['words_only'])}",
+         f"Words only (no role of the machine cites them): {', '.join(vac['words_only'])}")
+    emit(f"Không bao giờ tác động ở mọi cấu hình: {', '.join(vac['never_cited']) or '—'}",
+         f"Never acted at any scale: {', '.join(vac['never_cited']) or '—'}")
+    for name, rows in vac["unreachable"].items():
+        emit(f"  {name}: không tới được / unreachable: {', '.join(rows) or '—'}",
+             f"  {name}: unreachable: {', '.join(rows) or '—'}")
+    # findings and OPEN_QUESTIONS
+    cached = findings.load()
+    fresh = cached is not None and cached.get("table_digest") == findings.table_digest(table)
+    if args.quick and fresh:
+        doc = cached
+        emit("\n== Câu hỏi còn mở: dùng OPEN_QUESTIONS.json (khớp với bảng luật)",
+             "\n== Open questions: using OPEN_QUESTIONS.json (matches the table)")
+    else:
+        emit("\n== Câu hỏi còn mở: đang tính (khoảng 2 phút)",
+             "\n== Open questions: computing (about 2 minutes)")
+        doc = findings.compute(table, workers=args.workers,
+                               say=(lambda s: None) if args.quiet or args.json else
+                               (lambda s: print(f"  {s}", file=sys.stderr, flush=True)))
+    assert doc is not None
+    _summarise_questions(doc, emit)
+    md = findings.render(table, doc)
+    md_path = questions.default_path()
+    if args.no_write:
+        current = md_path.read_text(encoding="utf-8") if md_path.exists() else None
+        if current != md:
+            emit(f"{md_path} đã cũ. Chạy: chanspec check", f"{md_path} is stale. Run: "
+                 "chanspec check")
+    else:
+        write_atomic(findings.default_path(), findings.dumps(doc))
+        write_atomic(md_path, md)
+        emit(f"Đã ghi {md_path} và {findings.default_path().name}",
+             f"Wrote {md_path} and {findings.default_path().name}")
+    report.update({k: doc.get(k) for k in ("questions", "extra", "hands", "z3", "ends")})
+    # pictures
+    pics = [("flow", diagrams.flow_dot(table))]
+    if graph_doc is not None:
+        g, name = graph_doc
+        div = [len(v.path) for v in g.violations.values()]
+        assert g.graph is not None
+        pics.append((f"states-{name}", diagrams.state_graph_dot(
+            g.graph, f"{name}: ván nhỏ nhất / smallest deal", div)))
+    for rid, q in (doc.get("questions") or {}).items():
+        if q.get("witness"):
+            pics.append((f"witness-{rid}", diagrams.scenario_dot(q["witness"]["steps"], rid)))
+    for e in doc.get("extra") or []:
+        pics.append((f"witness-{e['id']}", diagrams.scenario_dot(e["witness"]["steps"],
+                                                                  e["id"])))
+    for name, dot in pics:
+        for p in diagrams.write(dot, out / f"{name}.dot"):
+            (report["svgs"] if p.suffix == ".svg" else report["dots"]).append(p.name)
+    if not diagrams.have_dot():
+        emit(diagrams.HOW_TO_GET_DOT, diagrams.HOW_TO_GET_DOT)
+    emit(f"\nĐã ghi {len(pics)} hình vào {out}/ (DOT{', SVG' if diagrams.have_dot() else ''})",
+         f"\nWrote {len(pics)} pictures to {out}/ (DOT{', SVG' if diagrams.have_dot() else ''})")
+    report["exit_code"] = code
+    report["seconds"] = round(time.perf_counter() - t_start, 1)
+    verdict = {0: ("Không tìm thấy lỗi.", "No error has been found."),
+               11: ("Lỗi: bế tắc (deadlock).", "Error: Deadlock reached."),
+               12: ("Lỗi: vi phạm bất biến hoặc mâu thuẫn.",
+                    "Error: Invariant violated or contradiction."),
+               13: ("Lỗi: ván có thể kéo dài mãi.", "Error: endless play.")}[code]
+    emit(f"\n{verdict[0]} Mã thoát {code}. Tổng thời gian {report['seconds']} giây.",
+         f"\n{verdict[1]} Exit code {code}. Total {report['seconds']}s.")
+    write_atomic(out / "findings.json", json.dumps(report, ensure_ascii=False, indent=1,
+                                                   default=str) + "\n")
+    write_atomic(out / "report.txt", "\n".join(text) + "\n")
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False, indent=1, default=str))
+    return code
+
+
+def _smallest(rules: Any, deals: list[Deal]) -> Deal:
+    """The deal with the fewest states (for a readable picture)."""
+    sizes = [(explore.explore_deal(rules, d, i, alts=[], explain_every=10**9,
+                                   sample_every=10**9, cap=400).distinct, i)
+             for i, d in enumerate(deals[:6])]
+    return deals[min(sizes)[1]]
+
+
+def _write_violation(out: Path, sc: scale.Scale, rules: Any, deal: Deal,
+                     v: explore.Violation, emit: Any, lang: str) -> dict[str, Any]:
+    from . import itf
+
+    base = f"{sc.name}-{v.kind}-{v.what}"
+    doc = itf.trace(rules, deal, v.path, description=f"{v.en} (scale {sc.name})",
+                    source="chanspec check",
+                    meta={"violation": v.as_json(), "scale": sc.describe()})
+    itf.write(out / f"{base}.itf.json", doc)
+    steps = scenario.narrate(rules, deal, v.path)
+    write_atomic(out / f"{base}.txt", "\n".join(scenario.lines(steps, lang)) + "\n")
+    kind_vi = {"deadlock": "Bế tắc", "invariant": "Vi phạm bất biến",
+               "contradiction": "Mâu thuẫn", "endless": "Chơi mãi"}[v.kind]
+    emit(f"Lỗi: {kind_vi} ({v.what}) sau {v.depth} bước — {v.vi}",
+         f"Error: {v.kind} ({v.what}) after {v.depth} steps — {v.en}")
+    emit("Tình huống ngắn nhất:", "The shortest behaviour leading to it:")
+    for s in steps:
+        emit(f"  {s.index}. {s.vi}", f"  {s.index}. {s.en}")
+    emit(f"  vết ITF / ITF trace: {out / (base + '.itf.json')}",
+         f"  ITF trace: {out / (base + '.itf.json')}")
+    return {**v.as_json(), "itf": f"{base}.itf.json", "scenario": [s.as_report() for s in steps]}
+
+
+def _summarise_questions(doc: dict[str, Any], emit: Any) -> None:
+    for rid, q in (doc.get("questions") or {}).items():
+        w = q.get("witness")
+        if w is None:
+            emit(f"  {rid}: không có tình huống nào làm các giá trị khác nhau",
+                 f"  {rid}: no scenario where the values differ")
+        else:
+            emit(f"  {rid}: {w['value_a']} ≠ {w['value_b']} sau {len(w['path'])} bước "
+                 f"(cấu hình {w['scale']})",
+                 f"  {rid}: {w['value_a']} ≠ {w['value_b']} after {len(w['path'])} steps "
+                 f"(scale {w['scale']})")

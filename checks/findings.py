@@ -1,0 +1,368 @@
+"""The checker's findings on every open question, and OPEN_QUESTIONS.md built from them.
+
+`compute(table)` is deterministic (fixed seeds, fixed budgets): for every open or
+provisional row it searches the scaled-down configurations of checks/scale.py for the
+shortest scenario in which the default and another value part ways (checks/witness.py),
+plays seeded full-size random hands with a shadow game per value to say how often that
+happens, and asks the all-hands questions (checks/hands.py).  It also reports what the
+exploration found on its own (deadlocks under the defaults) as questions the text does
+not answer.
+
+The result is a JSON document (`FILE_NAME`, committed next to OPEN_QUESTIONS.md because
+computing it takes about a minute):
+
+    {"schema": 1, "table": id, "table_digest": sha256 of the table data,
+     "params": {...seeds, budgets, hands...},
+     "questions": {row_id: {
+         "witness": null | {"option": row_id, "value_a": default, "value_b": value,
+                            "scale": name, "deal": {...}, "path": ["0:discard 1v", ...],
+                            "only_a": [...], "only_b": [...], "result_a", "result_b",
+                            "steps": [{"seat", "action_vi", "action_en", "cards",
+                                       "hands", "laid", "gates"}, ...]},
+         "searches": [{"value", "scale", "found", "depth", "pairs", "exhaustive"}],
+         "frequency": {value: {"hands", "seed", "diverged", "per_10000", "kinds", "first"}},
+         "effects": {value: {"vi", "en"}}}},
+     "extra": [{"id", "vi", "en", "witness", "frequency"}],   # found by the checker
+     "ends": {"win": n, "draw": n, "stuck-...": n},            # full-size default games
+     "hands": {"4": {value-label: counts}, ...}, "z3": {...}}
+
+`finding_objects(doc)` turns it into checks/questions.py `Finding`s for `render`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from chanspec.model import cards
+from chanspec.model.game import Action, Deal, State
+from chanspec.model.table import Table
+
+from . import hands as hands_mod
+from . import questions, scale, scenario, witness
+from .explore import alt_rules, explore
+
+FILE_NAME = "OPEN_QUESTIONS.json"
+PARAMS: dict[str, Any] = {
+    "deal_seed": 1, "deals": {"ranks2": 30, "chiu4": 30, "five": 30},
+    "budget": 30_000, "hands": 3000, "hand_seed": 2026, "players": 4,
+    "explore_deals": 6,
+}
+
+
+def table_digest(table: Table) -> str:
+    text = json.dumps(table.data, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def default_path() -> Path:
+    return questions.default_path().with_name(FILE_NAME)
+
+
+def _describe_actions(st: State, acts: Sequence[Action]) -> tuple[str, str]:
+    if not acts:
+        return "không có", "none"
+    parts = [scenario.describe_action(st, a) for a in acts]
+    return "; ".join(p[0] for p in parts), "; ".join(p[1] for p in parts)
+
+
+def _result_text(res: Any) -> tuple[str, str]:
+    if res is None:
+        return "ván chưa kết thúc", "the hand goes on"
+    kind, winner, how = (list(res) + [None, None, None])[:3]
+    if kind == "win":
+        return f"ghế {winner} ù ({how})", f"seat {winner} wins ({how})"
+    return "ván hòa", "the hand is drawn"
+
+
+def effects(table: Table, sc: scale.Scale, opt: str, deal: Deal, path: Sequence[Action],
+            diff: Sequence[Action]) -> dict[str, dict[str, str]]:
+    """What each value of `opt` allows at the end of the witness path."""
+    base = table
+    out: dict[str, dict[str, str]] = {}
+    for v in base.rows[opt].values:
+        r = scale.scaled_rules(base, sc, {opt: v})
+        try:
+            st = State.replay(r, deal, path)
+        except Exception:  # noqa: BLE001 - the path itself is illegal under this value
+            out[v] = {"vi": "Với giá trị này tình huống không xảy ra (một bước trước đó "
+                            "không hợp lệ).",
+                      "en": "Under this value the scenario cannot happen (an earlier step "
+                            "is not allowed)."}
+            continue
+        legal = set(st.legal_actions())
+        if st.is_terminal():
+            vi, en = _result_text(witness.observe(st)[1])
+            out[v] = {"vi": f"Kết quả: {vi}.", "en": f"Result: {en}."}
+            continue
+        if not legal:
+            out[v] = {"vi": "Không ai có nước đi: ván bị kẹt.",
+                      "en": "Nobody has a legal move: the hand is stuck."}
+            continue
+        yes = [a for a in diff if a in legal]
+        no = [a for a in diff if a not in legal]
+        yvi, yen = _describe_actions(st, yes)
+        nvi, nen = _describe_actions(st, no)
+        vi = (f"Được phép: {yvi}." if yes else "") + (f" Không được: {nvi}." if no else "")
+        en = (f"Allowed: {yen}." if yes else "") + (f" Not allowed: {nen}." if no else "")
+        out[v] = {"vi": vi.strip(), "en": en.strip()}
+    return out
+
+
+def _witness_doc(table: Table, sc: scale.Scale, opt: str, a: str, b: str,
+                 d: witness.Divergence) -> dict[str, Any]:
+    r = scale.scaled_rules(table, sc, {opt: a})
+    steps = scenario.narrate(r, d.deal, d.path)
+    st = State.replay(r, d.deal, d.path)
+    diff = list(d.only_a) + list(d.only_b)
+    if diff:
+        avi, aen = _describe_actions(st, d.only_a)
+        bvi, ben = _describe_actions(st, d.only_b)
+        last_vi = f"Tại đây hai cách hiểu khác nhau — chỉ với `{a}`: {avi}; chỉ với `{b}`: {bvi}"
+        last_en = f"Here the readings part ways — only under `{a}`: {aen}; only under `{b}`: {ben}"
+    else:
+        ra, rb = _result_text(d.result_a), _result_text(d.result_b)
+        last_vi = f"Tại đây kết quả khác nhau — với `{a}`: {ra[0]}; với `{b}`: {rb[0]}"
+        last_en = f"Here the results differ — under `{a}`: {ra[1]}; under `{b}`: {rb[1]}"
+    steps.append(scenario.Step(len(steps), None, last_vi, last_en))
+    return {"option": opt, "value_a": a, "value_b": b, "scale": sc.name,
+            "players": sc.players, "deal": d.deal.as_json(),
+            "path": [x.code() for x in d.path], "only_a": [x.code() for x in d.only_a],
+            "only_b": [x.code() for x in d.only_b],
+            "result_a": d.result_a, "result_b": d.result_b,
+            "steps": [s.as_report() for s in steps],
+            "effects": effects(table, sc, opt, d.deal, d.path, diff)}
+
+
+def _stuck_witness(table: Table, params: Mapping[str, Any],
+                   say: Callable[[str], None]) -> dict[str, Any] | None:
+    """The shortest deadlock under the defaults over the scales (if any)."""
+    best: tuple[int, dict[str, Any]] | None = None
+    for name in scale.SCALES:
+        sc = scale.SCALES[name]
+        r = scale.scaled_rules(table, sc)
+        ds = scale.deals(r, params["explore_deals"], params["deal_seed"])
+        res = explore(r, ds, workers=1, explain_every=10**9, sample_every=10**9, alts=[])
+        say(f"explore {name}: {res.distinct} states")
+        for v in res.violations():
+            if v.kind != "deadlock":
+                continue
+            if best is None or v.depth < best[0]:
+                steps = scenario.narrate(r, ds[v.deal], v.path)
+                st = State.replay(r, ds[v.deal], v.path)
+                steps.append(scenario.Step(len(steps), st.actor, v.vi, v.en))
+                best = (v.depth, {"what": v.what, "scale": name, "deal": ds[v.deal].as_json(),
+                                  "path": [a.code() for a in v.path],
+                                  "steps": [s.as_report() for s in steps]})
+    return None if best is None else best[1]
+
+
+def compute(table: Table, params: Mapping[str, Any] | None = None, workers: int = 1,
+            say: Callable[[str], None] = lambda s: None) -> dict[str, Any]:
+    p = dict(PARAMS)
+    p.update(params or {})
+    doc: dict[str, Any] = {"schema": 1, "table": table.id, "table_digest": table_digest(table),
+                           "params": p, "questions": {}, "extra": []}
+    full = table.resolve(p["players"])
+    alts = [(f"{o}={v}", a) for o, v, a in alt_rules(full)]
+    say(f"{p['hands']} full-size hands (seed {p['hand_seed']})")
+    freqs, ends, first_end = witness.frequency(full, alts, p["hands"], p["hand_seed"], workers)
+    fmap = {f.key: f for f in freqs}
+    doc["ends"] = dict(sorted(ends.items()))
+    for row in questions.question_rows(table):
+        opt, a = row.id, row.default
+        assert a is not None
+        q: dict[str, Any] = {"searches": [], "witness": None, "frequency": {}}
+        best: tuple[int, int, dict[str, Any]] | None = None
+        for b in row.values:
+            if b == a:
+                continue
+            f = fmap.get(f"{opt}={b}")
+            if f is not None:
+                q["frequency"][b] = f.as_json()
+            for si, (name, sc) in enumerate(scale.SCALES.items()):
+                ra = scale.scaled_rules(table, sc, {opt: a})
+                rb = scale.scaled_rules(table, sc, {opt: b})
+                ds = scale.deals(ra, p["deals"][name], p["deal_seed"])
+                res = witness.search(ra, rb, ds, budget=p["budget"])
+                d = res.found
+                q["searches"].append({"value": b, "scale": name, "found": d is not None,
+                                      "depth": None if d is None else len(d.path),
+                                      "pairs": res.pairs, "exhaustive": res.exhaustive,
+                                      "deals": len(ds)})
+                say(f"{opt}={b} @ {name}: {'depth ' + str(len(d.path)) if d else 'none'}")
+                if d is not None and (best is None or (len(d.path), si) < best[:2]):
+                    best = (len(d.path), si, _witness_doc(table, sc, opt, a, b, d))
+        if best is not None:
+            q["witness"] = best[2]
+        doc["questions"][opt] = q
+    stuck = _stuck_witness(table, p, say)
+    if stuck is not None:
+        doc["extra"].append({
+            "id": "empty-hand-discard",
+            "vi": "Văn bản không nói điều gì xảy ra khi người chơi ăn hoặc Chíu bằng những quân "
+                  "kín cuối cùng rồi không còn quân nào để đánh hay trả cửa. Theo bảng luật "
+                  "hiện tại ván bị kẹt.",
+            "en": "The text does not say what happens when a player eats or takes a chíu with "
+                  "their last concealed cards and then has nothing left to discard or return. "
+                  "Under the current table the hand is stuck.",
+            "witness": stuck,
+            "full_size": {"hands": p["hands"], "seed": p["hand_seed"],
+                          "stuck": {k: v for k, v in ends.items() if k.startswith("stuck")},
+                          "first": first_end},
+        })
+    doc["hands"] = {}
+    for players in sorted(table.variants):
+        counts: dict[str, Any] = {"defaults": hands_mod.count_wins(table.resolve(players))}
+        for o, values in table.option_space():
+            for v in values:
+                if v != table.rows[o].default:
+                    c = hands_mod.count_wins(table.resolve(players, {o: v}))
+                    if (c["complete"], c["u_wins"]) != (counts["defaults"]["complete"],
+                                                        counts["defaults"]["u_wins"]):
+                        counts[f"{o}={v}"] = c
+        doc["hands"][str(players)] = counts
+    say("z3 questions")
+    doc["z3"] = {f"{o}": hands_mod.z3_questions(table.resolve(p["players"], dict([o.split("=")])
+                                                              if o else None))
+                 for o in ("", "lao-thang=off")}
+    return doc
+
+
+# --------------------------------------------------------------------------- rendering
+
+
+def _steps(w: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    vi = [str(s["action_vi"]) for s in w["steps"]]
+    en = [str(s["action_en"]) for s in w["steps"]]
+    return vi, en
+
+
+def _scale_note(w: Mapping[str, Any]) -> tuple[str, str]:
+    sc = scale.SCALES.get(w["scale"])
+    if sc is None:
+        return "", ""
+    return (f"Cấu hình thu nhỏ `{sc.name}`: {sc.vi}.", f"Scaled-down configuration "
+            f"`{sc.name}`: {sc.en}.")
+
+
+def finding_objects(doc: Mapping[str, Any], table: Table) -> dict[str, questions.Finding]:
+    out: dict[str, questions.Finding] = {}
+    for rid, q in doc.get("questions", {}).items():
+        if rid not in table.rows:
+            continue
+        w = q.get("witness")
+        steps_vi: list[str] = []
+        steps_en: list[str] = []
+        eff: dict[str, questions.Effect] = {}
+        if w is not None:
+            nvi, nen = _scale_note(w)
+            steps_vi, steps_en = _steps(w)
+            steps_vi = [nvi] + steps_vi
+            steps_en = [nen] + steps_en
+            eff = {k: questions.Effect(v["vi"], v["en"]) for k, v in w["effects"].items()}
+        else:
+            tried = ", ".join(f"{s['value']}@{s['scale']} ({s['pairs']:,} cặp trạng thái/"
+                              f"state pairs{', vét cạn/exhaustive' if s['exhaustive'] else ''})"
+                              for s in q["searches"])
+            steps_vi = [f"Không tìm thấy tình huống nào mà các giá trị cho nước đi hay kết quả "
+                        f"khác nhau (đã tìm: {tried})."]
+            steps_en = [f"No scenario found in which the values allow different actions or "
+                        f"give different results (searched: {tried})."]
+        fvi, fen = [], []
+        for v, f in q.get("frequency", {}).items():
+            kinds = ", ".join(f"{k} {n}" for k, n in f["kinds"].items()) or "—"
+            fvi.append(f"`{v}`: {f['per_10000']:g} / 10.000 ván ({f['diverged']} trên "
+                       f"{f['hands']} ván ngẫu nhiên đủ cỡ, hạt giống {f['seed']}; loại khác "
+                       f"biệt: {kinds})")
+            fen.append(f"`{v}`: {f['per_10000']:g} per 10,000 hands ({f['diverged']} of "
+                       f"{f['hands']} seeded random full-size hands, seed {f['seed']}; first "
+                       f"change: {kinds})")
+        src = None
+        if w is not None:
+            src = (f"chanspec check — witness {w['option']}={w['value_a']} vs "
+                   f"{w['value_b']} at scale {w['scale']}: {' | '.join(w['path']) or '(deal)'}")
+        out[rid] = questions.Finding(
+            steps_vi=steps_vi, steps_en=steps_en,
+            frequency_vi="; ".join(fvi) or None, frequency_en="; ".join(fen) or None,
+            effects=eff, source=src)
+    return out
+
+
+def render(table: Table, doc: Mapping[str, Any] | None) -> str:
+    if doc is None or doc.get("table_digest") != table_digest(table):
+        return questions.render(table)
+    return questions.render(table, finding_objects(doc, table), extra=extra_sections(doc))
+
+
+def extra_sections(doc: Mapping[str, Any]) -> list[str]:
+    """Markdown for what the checker found beyond the table's rows, and the hand counts."""
+    out: list[str] = []
+    for e in doc.get("extra", []):
+        w = e["witness"]
+        nvi, nen = _scale_note(w)
+        out += ["", f'<a id="{e["id"]}"></a>', f"### `{e['id']}` (máy phát hiện / found by the "
+                "checker; chưa có dòng trong bảng / no table row yet)", "",
+                f"**Câu hỏi:** {e['vi']}", "", f"*Question: {e['en']}*", "",
+                "#### Tình huống / Scenario", "", f"{nvi}  ", f"*{nen}*", ""]
+        for i, s in enumerate(w["steps"]):
+            out.append(f"{i}. {s['action_vi']}  ")
+            out.append(f"   *{s['action_en']}*")
+        fs = e.get("full_size")
+        if fs:
+            stuck = ", ".join(f"{k}: {v}" for k, v in sorted(fs["stuck"].items())) or "0"
+            out += ["", f"**Mức thường gặp / How often:** ván ngẫu nhiên đủ cỡ bị kẹt / "
+                    f"seeded random full-size hands that got stuck: {stuck} trên / of "
+                    f"{fs['hands']} (hạt giống / seed {fs['seed']})"]
+    hands = doc.get("hands") or {}
+    if hands:
+        out += ["", "## Đếm bài ù / Counting winning hands", "",
+                "Đếm chính xác theo từng lớp quân (bảng của bộ máy ù), tính theo số lượng mỗi "
+                "mặt quân. *Exact counts over the win engine's per-class tables, counting face "
+                "multisets.* `complete`: bài đủ đôi ngay (không cần quân cuối) / *complete "
+                "hands*; `u_wins`: (bài thiếu một quân, quân ù) được ù thường / *(hand one "
+                "short, completing face) pairs that win by ordinary ù*.", "",
+                "| người / players | tùy chọn / options | complete | u_wins |", "|---|---|---|---|"]
+        for players, counts in hands.items():
+            for label, c in counts.items():
+                out.append(f"| {players} | `{label}` | {c['complete']:,} | {c['u_wins']:,} |")
+    z = doc.get("z3") or {}
+    if z:
+        out += ["", "## Câu hỏi trên mọi bài (Z3) / Questions over all hands (Z3)", ""]
+        names = {"dead_wait": ("bài chờ chỉ bằng quân không bao giờ được ù",
+                               "a wait only on cards that may never complete ù"),
+                 "needs_special_ca": ("bài ù bắt buộc phải có Cạ đặc biệt",
+                                      "a winning hand that needs a special cạ")}
+        for opts, qs in z.items():
+            for name, ans in qs.items():
+                vi, en = names.get(name, (name, name))
+                label = f"`{opts}`" if opts else "mặc định / defaults"
+                if ans["answer"] == "witness":
+                    hand = cards.names(cards.parse(c) for c in ans["hand"])
+                    cand = cards.name(cards.parse(ans["candidate"])) if ans["candidate"] else ""
+                    out.append(f"- {label} — {vi} / *{en}*: có / yes — {hand}"
+                               + (f" + **{cand}**" if cand else ""))
+                elif ans["answer"] == "none":
+                    out.append(f"- {label} — {vi} / *{en}*: không có (Z3 chứng minh) / none "
+                               "(proved by Z3)")
+                else:
+                    out.append(f"- {label} — {vi} / *{en}*: chưa rõ / unknown ({ans.get('why')})")
+    return out
+
+
+def load(path: Path | None = None) -> dict[str, Any] | None:
+    p = path or default_path()
+    try:
+        return json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def dumps(doc: Mapping[str, Any]) -> str:
+    return json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+
+
+

@@ -1,0 +1,265 @@
+"""Where do two values of an option part ways?  Shortest witnesses and their frequency.
+
+Two rule sets that differ in one option are run in lockstep on the same deal: the same
+action is applied to both as long as both allow exactly the same actions.  The first
+position where the legal action sets differ, or where the hands end differently (who
+wins, win or draw), is a *divergence*; the actions leading to it are its witness.
+
+* `search(rules_a, rules_b, deals)` -- a breadth-first search over pairs of states from
+  all the deals at once, so the witness it returns has the fewest actions of all
+  divergences reachable from those deals (claim windows are expanded in seat order only,
+  as in checks/explore.py).  None when there is none within the budget; the result says
+  whether the search was exhaustive.
+* `frequency(rules, alts, hands, seed)` -- full-size random games under `rules` (the
+  table's defaults), with a shadow game under each alternative value receiving the same
+  actions; counts the hands in which each alternative would have changed the legal
+  actions or the result, and what the first change was (a win allowed or refused, an
+  eat, a chíu, a discard, a deadlock...).  Play is a fixed greedy-random policy: a seat
+  that may win does, chíu is taken with probability 0.9, eating with 0.8 (a random
+  partner), discards are uniform.  Every game is ``random.Random(seed * 1_000_003 + i)``
+  so any hand can be replayed from the printed seed and its number.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+import time
+from collections import Counter, deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from chanspec.model.game import Action, Deal, State, deal_random
+from chanspec.model.table import Rules
+
+WIN = ("u", "chiu-u")
+
+
+def observe(st: State) -> tuple[frozenset[Action], Any]:
+    """What a player can tell apart: the legal actions, and the result once over."""
+    out = st.outcome()
+    res = None if out is None else (out.get("result"), out.get("winner"), out.get("kind"))
+    return frozenset(st.legal_actions()), res
+
+
+@dataclass
+class Divergence:
+    deal_index: int
+    deal: Deal
+    path: tuple[Action, ...]
+    only_a: tuple[Action, ...]  # legal under a, not under b
+    only_b: tuple[Action, ...]
+    result_a: Any
+    result_b: Any
+    pairs_explored: int
+    seconds: float
+
+    def as_json(self) -> dict[str, Any]:
+        return {"deal_index": self.deal_index, "deal": self.deal.as_json(),
+                "path": [a.code() for a in self.path],
+                "only_a": [a.code() for a in self.only_a],
+                "only_b": [a.code() for a in self.only_b],
+                "result_a": self.result_a, "result_b": self.result_b,
+                "pairs_explored": self.pairs_explored}
+
+
+@dataclass
+class SearchResult:
+    found: Divergence | None
+    pairs: int
+    exhaustive: bool
+    seconds: float
+
+
+def _differ(sa: State, sb: State) -> tuple[frozenset[Action], frozenset[Action], Any, Any] | None:
+    la, ra = observe(sa)
+    lb, rb = observe(sb)
+    if la != lb or ra != rb:
+        return la, lb, ra, rb
+    return None
+
+
+def search(rules_a: Rules, rules_b: Rules, deals: Sequence[Deal], budget: int = 200_000,
+           por: bool = True) -> SearchResult:
+    """Shortest divergence between two rule sets over the given deals (see module doc)."""
+    t0 = time.perf_counter()
+    seen: set[int] = set()
+    q: deque[tuple[int, State, State, tuple[Action, ...]]] = deque()
+    for i, d in enumerate(deals):
+        sa, sb = State(rules_a, d), State(rules_b, d)
+        k = hash((i, sa.fingerprint(), sb.fingerprint()))
+        if k not in seen:
+            seen.add(k)
+            q.append((i, sa, sb, ()))
+    n = 0
+    while q:
+        i, sa, sb, path = q.popleft()
+        n += 1
+        diff = _differ(sa, sb)
+        if diff is not None:
+            la, lb, ra, rb = diff
+            return SearchResult(Divergence(i, deals[i], path, tuple(sorted(la - lb)),
+                                           tuple(sorted(lb - la)), ra, rb, n,
+                                           time.perf_counter() - t0), n, False,
+                                time.perf_counter() - t0)
+        if sa.is_terminal():
+            continue
+        acts = sa.legal_actions()
+        if por and sa.phase == "window":
+            first = sa.pending()[0]
+            acts = [a for a in acts if a.seat == first]
+        for a in acts:
+            ca, cb = sa.child(a), sb.child(a)
+            k = hash((i, ca.fingerprint(), cb.fingerprint()))
+            if k in seen:
+                continue
+            if len(seen) >= budget:
+                return SearchResult(None, n, False, time.perf_counter() - t0)
+            seen.add(k)
+            q.append((i, ca, cb, path + (a,)))
+    return SearchResult(None, n, True, time.perf_counter() - t0)
+
+
+# --------------------------------------------------------------------------- frequency
+
+
+def policy(st: State, rng: random.Random) -> Action:
+    """The greedy-random player (see the module doc)."""
+    acts = st.legal_actions()
+    pend = st.pending()
+    seat = pend[0] if pend else acts[0].seat
+    mine = [a for a in acts if a.seat == seat and a.kind != "timeout"] or acts
+    wins = [a for a in mine if a.kind in WIN]
+    if wins:
+        return wins[0]
+    chiu = [a for a in mine if a.kind == "chiu"]
+    if chiu and rng.random() < 0.9:
+        return chiu[0]
+    eats = [a for a in mine if a.kind in ("eat", "reclaim")]
+    if eats and rng.random() < 0.8:
+        return rng.choice(eats)
+    passes = [a for a in mine if a.kind == "pass"]
+    if passes:
+        return passes[0]
+    return rng.choice(mine)
+
+
+def classify(only_a: Sequence[Action], only_b: Sequence[Action], ra: Any, rb: Any) -> str:
+    """What kind of change a divergence is."""
+    kinds = {a.kind for a in list(only_a) + list(only_b)}
+    if ra != rb and (ra is not None and rb is not None):
+        return "result"
+    if kinds & set(WIN):
+        return "win"
+    if not only_b and not only_a:
+        return "result"
+    for k in ("chiu", "reclaim", "eat", "discard", "return", "timeout"):
+        if k in kinds:
+            return k
+    return "other"
+
+
+@dataclass
+class Frequency:
+    key: str  # option=value
+    hands: int
+    seed: int
+    diverged: int = 0
+    kinds: Counter[str] = field(default_factory=Counter)
+    first: tuple[int, int] | None = None  # (hand number, step) of the earliest divergence
+
+    def per_10k(self) -> float:
+        return 10_000 * self.diverged / self.hands if self.hands else 0.0
+
+    def as_json(self) -> dict[str, Any]:
+        return {"option": self.key, "hands": self.hands, "seed": self.seed,
+                "diverged": self.diverged, "per_10000": round(self.per_10k(), 1),
+                "kinds": dict(sorted(self.kinds.items())),
+                "first": None if self.first is None else list(self.first)}
+
+
+_FW: dict[str, Any] = {}
+
+
+def _one_hand(i: int) -> tuple[list[tuple[int, str, int] | None], str]:
+    rules: Rules = _FW["rules"]
+    alts: list[tuple[str, Rules]] = _FW["alts"]
+    seed: int = _FW["seed"]
+    rng = random.Random(seed * 1_000_003 + i)
+    deal = deal_random(rules, rng.randrange(2**62))
+    st = State(rules, deal)
+    shadows: list[State | None] = [State(r, deal) for _, r in alts]
+    first: list[tuple[int, str, int] | None] = [None] * len(alts)
+    step = 0
+    while True:
+        obs = observe(st)
+        for j, sh in enumerate(shadows):
+            if sh is None:
+                continue
+            ob = observe(sh)
+            if ob != obs:
+                la, ra = obs
+                lb, rb = ob
+                first[j] = (step, classify(tuple(la - lb), tuple(lb - la), ra, rb), 0)
+                shadows[j] = None
+        if st.is_terminal() or not obs[0]:
+            break
+        a = policy(st, rng)
+        st.apply(a)
+        for sh in shadows:
+            if sh is not None:
+                sh.apply(a)
+        step += 1
+    end = str((st.outcome() or {}).get("result")) if st.is_terminal() else _stuck(st)
+    return first, end
+
+
+def _stuck(st: State) -> str:
+    from .explore import stuck_what
+
+    return stuck_what(st)
+
+
+def frequency(rules: Rules, alts: Sequence[tuple[str, Rules]], hands: int, seed: int,
+              workers: int = 1) -> tuple[list[Frequency], Counter[str], dict[str, int]]:
+    """Random full-size hands under `rules`, shadowed under each alternative.
+
+    Returns the per-alternative counts, how the default games ended (win, draw, or the
+    kind of deadlock) and, for each kind of deadlock, the first hand number that hit it."""
+    _FW.update(rules=rules, alts=list(alts), seed=seed)
+    out = [Frequency(k, hands, seed) for k, _ in alts]
+    first_end: dict[str, int] = {}
+    if workers > 1:
+        ctx = multiprocessing.get_context("fork")
+        with ctx.Pool(workers) as pool:
+            rows = pool.map(_one_hand, range(hands), chunksize=max(1, hands // (8 * workers)))
+    else:
+        rows = [_one_hand(i) for i in range(hands)]
+    ends: Counter[str] = Counter()
+    for i, (row, end) in enumerate(rows):
+        ends[end] += 1
+        if end.startswith("stuck") and end not in first_end:
+            first_end[end] = i
+        for j, f in enumerate(row):
+            if f is None:
+                continue
+            fr = out[j]
+            fr.diverged += 1
+            fr.kinds[f[1]] += 1
+            if fr.first is None or f[0] < fr.first[1]:
+                fr.first = (i, f[0])
+    return out, ends, first_end
+
+
+def replay_hand(rules: Rules, seed: int, i: int, steps: int) -> tuple[Deal, list[Action]]:
+    """The deal and first `steps` actions of hand `i` of a `frequency` run."""
+    rng = random.Random(seed * 1_000_003 + i)
+    deal = deal_random(rules, rng.randrange(2**62))
+    st = State(rules, deal)
+    acts = []
+    for _ in range(steps):
+        a = policy(st, rng)
+        acts.append(a)
+        st.apply(a)
+    return deal, acts

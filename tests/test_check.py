@@ -1,0 +1,227 @@
+"""chanspec check: scaled exploration, deadlocks, ITF traces, vacuity, pictures, findings."""
+
+from __future__ import annotations
+
+import json
+import re
+from array import array
+from pathlib import Path
+
+import pytest
+from chanspec.checks import cli, diagrams, explore, findings, hands, itf, scale, scenario, witness
+from chanspec.model import cards, table
+from chanspec.model.game import Action, Deal, State
+
+BASE = table.load("family")
+
+
+def five(options: dict[str, str] | None = None) -> tuple[table.Rules, list[Deal]]:
+    r = scale.scaled_rules(BASE, scale.SCALES["five"], options)
+    return r, scale.deals(r, 2, 1)
+
+
+def test_scales_keep_the_table_and_get_their_own_id() -> None:
+    for sc in scale.SCALES.values():
+        t = scale.scaled_table(BASE, sc)
+        assert t.id == f"family@{sc.name}"
+        r = t.resolve(sc.players)
+        assert len(r.faces) == len(sc.faces) and r.copies == sc.copies
+        assert r.pairs * 2 == sc.other_cards + 1
+        # every rule row, restriction and claim row is the family's own
+        assert set(t.rows) == set(BASE.rows)
+        assert t.data["restriction"] == BASE.data["restriction"]
+        assert t.data["claim"] == BASE.data["claim"]
+        for d in scale.deals(r, 3, 7):
+            assert len(d.noc) == sc.noc_size
+
+
+def test_scale_that_cannot_deal_is_refused() -> None:
+    bad = scale.Scale("tiny", ("1v", "1n"), 2, 4, 3, 1, "", "")
+    with pytest.raises(scale.ScaleError, match="cannot deal"):
+        scale.scaled_table(BASE, bad)
+
+
+def test_as_written_deadlocks_and_lift_bans_does_not() -> None:
+    """§3 gives bans but no way out when every card is banned: stuck-discard=as-written."""
+    r, deals = five({"stuck-discard": "as-written"})
+    res = explore.explore(r, deals)
+    v = {x.what: x for x in res.violations()}
+    assert "stuck-all-banned" in v and res.exit_code() == 11
+    st = State.replay(r, deals[v["stuck-all-banned"].deal], v["stuck-all-banned"].path)
+    assert st.is_stuck() and st.phase == "discard"
+    actor = st.actor
+    assert actor is not None
+    held = [f for f in r.faces if st.hands[actor][f]]
+    assert held and all(st._discard_bans(actor, f) for f in held)
+    r2, deals2 = five()
+    assert deals2 == deals
+    res2 = explore.explore(r2, deals2)
+    assert "stuck-all-banned" not in {x.what for x in res2.violations()}
+    assert res.complete and res2.complete and res2.distinct > 1000
+
+
+def test_itf_trace_replays_to_the_violating_state(tmp_path: Path) -> None:
+    r, deals = five({"stuck-discard": "as-written"})
+    res = explore.explore(r, deals)
+    v = next(x for x in res.violations() if x.what == "stuck-all-banned")
+    doc = itf.trace(r, deals[v.deal], v.path, meta={"violation": v.as_json()})
+    itf.write(tmp_path / "t.itf.json", doc)
+    back = json.loads((tmp_path / "t.itf.json").read_text(encoding="utf-8"))
+    assert back["#meta"]["format"] == "ITF" and back["vars"]
+    assert [s["#meta"]["index"] for s in back["states"]] == list(range(len(v.path) + 1))
+    assert all(set(back["vars"]) <= set(s) for s in back["states"])
+    deal = Deal.from_json(back["#meta"]["chanspec"]["deal"])
+    acts = [Action.from_json({k: v for k, v in s["action"].items() if v != ""})
+            for s in back["states"][1:]]
+    st = State.replay(r, deal, acts)
+    assert st.is_stuck() and acts == list(v.path)
+
+
+def test_scenario_names_cards_in_vietnamese() -> None:
+    r, deals = five({"stuck-discard": "as-written"})
+    res = explore.explore(r, deals)
+    v = res.violations()[0]
+    steps = scenario.narrate(r, deals[v.deal], v.path)
+    assert len(steps) == len(v.path) + 1
+    text = "\n".join(scenario.lines(steps))
+    assert "Ghế 0 đánh" in text and "(en) Seat 0 discards" in text
+    assert any(name in text for name in cards.NAMES[:9])
+
+
+def test_exit_codes_follow_the_worst_violation(monkeypatch: pytest.MonkeyPatch) -> None:
+    r, deals = five()
+    assert explore.explore(r, deals[:1]).exit_code() == 11  # stuck-empty-hand at this scale
+    real = State.census
+
+    def broken(self: State) -> list[int]:
+        c = real(self)
+        if self.noc_left() == 0:
+            c[0] += 1
+        return c
+
+    monkeypatch.setattr(State, "census", broken)
+    res = explore.explore(r, deals[:1])
+    assert "census" in {v.what for v in res.violations()} and res.exit_code() == 12
+
+
+def test_cycle_detection() -> None:
+    assert explore._cycle(array("i", [0, 1]), array("i", [1, 2]), 3) is None
+    cyc = explore._cycle(array("i", [0, 1, 2, 3]), array("i", [1, 2, 1, 0]), 4)
+    assert cyc is not None and cyc[0] == cyc[-1] and set(cyc) <= {0, 1, 2, 3}
+
+
+def test_vacuity_names_unreachable_rows_and_not_acting_ones() -> None:
+    r = scale.scaled_rules(BASE, scale.SCALES["ranks2"])
+    res = explore.explore(r, scale.deals(r, 2, 1))
+    never = set(res.never_cited())
+    # two copies of each face: no chíu, so no return and no chíu counting
+    assert {"returned-card-chiu", "chiu-counts-two", "chiu-return"} <= never
+    assert not never & {"eat", "pass-chan-ban", "win-shape", "discard-only-chiu-u",
+                        "opener-no-draw", "wall-card-any"}
+    assert res.option_changes().get("timeout=auto-pass", 0) > 0
+
+
+def test_flow_diagram_cites_existing_rule_ids() -> None:
+    dot = diagrams.flow_dot(BASE)
+    labels = re.findall(r'label="((?:[^"\\]|\\.)*)"', dot)
+    groups = [g for lab in labels for g in re.findall(r"\[([^\[\]]+)\]", lab) if g != ".."]
+    ids = {i.strip("()") for g in groups for i in re.split(r"[,\s]+", g)} - {""}
+    assert ids, dot
+    known = set(BASE.rows)
+    unknown = {i for i in ids if i not in known}
+    assert not unknown, unknown
+    for c in BASE.data["claim"]:
+        assert f"[{c['rule']}]" in dot
+    for rid in BASE.data["claims"]["priority_rules"]:
+        assert rid in dot
+
+
+def test_state_graph_and_witness_pictures(tmp_path: Path) -> None:
+    r, deals = five()
+    g = explore.explore_deal(r, deals[1], 1, graph_limit=200, alts=[])
+    assert g.graph is not None and g.graph["edges"]
+    dot = diagrams.state_graph_dot(g.graph, "five")
+    assert "legend" in dot and "doublecircle" in dot
+    written = diagrams.write(dot, tmp_path / "g.dot")
+    assert written[0].read_text(encoding="utf-8").startswith("digraph")
+    if diagrams.have_dot():
+        assert written[1].suffix == ".svg" and "<svg" in written[1].read_text(encoding="utf-8")
+
+
+def test_witness_search_finds_the_stuck_discard_divergence() -> None:
+    a, deals = five()
+    b = a.with_options(stuck_discard="as-written")
+    res = witness.search(a, b, deals)
+    d = res.found
+    assert d is not None and not d.only_b and all(x.kind == "discard" for x in d.only_a)
+    st = State.replay(b, d.deal, d.path)
+    assert st.is_stuck()
+
+
+def test_claim_seat_order_witness_changes_the_winner() -> None:
+    r = scale.scaled_rules(BASE, scale.SCALES["ranks2"])
+    deals = scale.deals(r, 30, 1)
+    res = witness.search(r, r.with_options(claim_seat_order="receiver-first"), deals)
+    d = res.found
+    assert d is not None and d.result_a[0] == d.result_b[0] == "win"
+    assert d.result_a[1] != d.result_b[1]
+
+
+def test_winning_hand_counts_match_the_engine_on_a_small_deck() -> None:
+    from itertools import combinations_with_replacement
+
+    r = scale.scaled_rules(BASE, scale.SCALES["ranks2"])
+    eng = State(r).engine
+    n = 2 * r.pairs
+    complete = u_wins = 0
+    for combo in combinations_with_replacement(r.faces, n):
+        c = cards.counts(combo)
+        if max(c) > r.copies:
+            continue
+        if eng.is_win(c, 0, None, "opening"):
+            complete += 1
+        for g in set(combo):
+            pre = list(c)
+            pre[g] -= 1
+            if eng.is_win(pre, 0, g, "u"):
+                u_wins += 1
+    got = hands.count_wins(r)
+    assert (got["complete"], got["u_wins"]) == (complete, u_wins)
+    assert complete > 0 and u_wins > 0
+
+
+def test_findings_file_matches_the_table_and_open_questions() -> None:
+    doc = findings.load()
+    assert doc is not None, "run: chanspec check"
+    assert doc["table_digest"] == findings.table_digest(BASE), (
+        "OPEN_QUESTIONS.json is stale; run: chanspec check")
+    assert set(doc["questions"]) == {r.id for r in BASE.rows.values()
+                                     if r.status in ("open", "provisional")}
+    w = doc["questions"]["stuck-discard"]["witness"]
+    assert w is not None and w["value_b"] == "as-written"
+    r = scale.scaled_rules(BASE, scale.SCALES[w["scale"]], {"stuck-discard": "as-written"})
+    st = State.replay(r, Deal.from_json(w["deal"]), [Action.parse(a) for a in w["path"]])
+    assert st.is_stuck()
+
+
+def test_check_quick_command_output_and_exit_code(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out"
+    code = cli.main(["check", "--quick", "--scales", "five=2", "--no-write", "--quiet",
+                     "--out", str(out), "--lang", "en"])
+    text = capsys.readouterr().out
+    assert code == 11  # the empty-hand deadlock of §2 Ăn at this scale
+    assert re.search(r"[\d,]+ states generated, [\d,]+ distinct states found, 0 states left "
+                     r"on queue\.", text)
+    assert "The depth of the complete state graph search is" in text
+    assert "distinct states/s" in text and "Error: Deadlock reached." in text
+    rep = json.loads((out / "findings.json").read_text(encoding="utf-8"))
+    assert rep["exit_code"] == 11 and rep["explorations"][0]["scale"] == "five"
+    assert (out / "flow.dot").is_file() and list(out.glob("*.itf.json"))
+
+
+def test_check_with_a_broken_table_exits_150(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("schema = 1\n[ruleset]\nid = 'x'\n", encoding="utf-8")
+    assert cli.main(["check", "--ruleset", str(bad), "--quick", "--quiet",
+                     "--out", str(tmp_path / "o")]) == 150
