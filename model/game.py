@@ -961,6 +961,17 @@ class State:
         c._bans = [None] * self.n  # indexes are updated in place: rebuilt lazily
         return c
 
+    def under(self, rules: Rules) -> State:
+        """This position read under other rules (same table and players, other options):
+        the same cards, bans and answers, with the legality of everything still to decide
+        (the open claim window's claims included) worked out by `rules`.  For checkers
+        that ask what another option value would allow here; the past is not replayed."""
+        c = self.copy()
+        c.rules, c.engine, c._plan = rules, engine(rules), _plan(rules)
+        if c.window is not None:
+            c.window.options = c._window_options(c.window)
+        return c
+
     def fingerprint(self) -> tuple[Any, ...]:
         """Everything that decides the future of the hand (not the dead cards' order nor
         the history): equal fingerprints have equal futures."""
