@@ -34,6 +34,7 @@ from types import ModuleType
 COMMANDS: list[str] = [
     "chanspec.checks.cmd_win",
     "chanspec.checks.cmd_questions",
+    "chanspec.checks.cmd_check",
     "chanspec.checks.cmd_report",
     "chanspec.checks.cmd_play",
     "chanspec.checks.cmd_explain",

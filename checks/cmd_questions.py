@@ -11,7 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import questions
+from . import findings, questions
 from .common import add_command, add_common, load_table, say, write_atomic
 
 
@@ -32,7 +32,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
-    text = questions.render(load_table(args))
+    # with the checker's findings (OPEN_QUESTIONS.json) when they match the table
+    text = findings.render(load_table(args), findings.load())
     if args.write is None and args.check is None:
         sys.stdout.write(text)
         return 0

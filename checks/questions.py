@@ -96,8 +96,12 @@ def _render_finding(row: Row, f: Finding) -> list[str]:
     return out
 
 
-def render(table: Table, findings: Mapping[str, Finding] | None = None) -> str:
-    """The whole OPEN_QUESTIONS.md for `table` (deterministic: no dates, no paths)."""
+def render(table: Table, findings: Mapping[str, Finding] | None = None,
+           extra: Sequence[str] = ()) -> str:
+    """The whole OPEN_QUESTIONS.md for `table` (deterministic: no dates, no paths).
+
+    `extra` is Markdown lines appended at the end (what a checker found beyond the
+    table's rows, e.g. questions the text leaves open that have no row yet)."""
     findings = findings or {}
     rows = question_rows(table)
     out: list[str] = [
@@ -158,6 +162,8 @@ def render(table: Table, findings: Mapping[str, Finding] | None = None) -> str:
     unknown = sorted(set(findings) - {r.id for r in rows})
     if unknown:
         raise ValueError(f"findings for rows that are not open questions: {', '.join(unknown)}")
+    if extra:
+        out += ["", "## Máy kiểm tra tìm thêm / Found by the checker", *extra]
     return "\n".join(out) + "\n"
 
 

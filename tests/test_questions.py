@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from chanspec.checks import cli, questions
+from chanspec.checks import cli, findings, questions
 from chanspec.checks.common import write_atomic
 from chanspec.model import table
 
@@ -14,8 +14,9 @@ COMMITTED = ROOT / questions.FILE_NAME
 
 def test_committed_file_is_up_to_date() -> None:
     assert COMMITTED.is_file(), "run: chanspec questions --write"
-    assert COMMITTED.read_text(encoding="utf-8") == questions.render(table.load("family")), (
-        "OPEN_QUESTIONS.md is stale; run: chanspec questions --write")
+    expected = findings.render(table.load("family"), findings.load())
+    assert COMMITTED.read_text(encoding="utf-8") == expected, (
+        "OPEN_QUESTIONS.md is stale; run: chanspec check (or chanspec questions --write)")
 
 def test_every_open_row_is_rendered_with_its_values() -> None:
     t = table.load("family")
@@ -63,7 +64,8 @@ def test_write_and_check_commands(tmp_path: Path, capsys: pytest.CaptureFixture[
     target = tmp_path / "OQ.md"
     assert cli.main(["questions", "--check", str(target)]) == 1  # missing
     assert cli.main(["questions", "--write", str(target)]) == 0
-    assert target.read_text(encoding="utf-8") == questions.render(table.load("family"))
+    expected = findings.render(table.load("family"), findings.load())
+    assert target.read_text(encoding="utf-8") == expected
     assert cli.main(["questions", "--check", str(target)]) == 0
     target.write_text(target.read_text(encoding="utf-8") + "edited\n", encoding="utf-8")
     assert cli.main(["questions", "--check", str(target)]) == 1
