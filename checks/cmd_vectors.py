@@ -36,6 +36,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--seeds", type=int, default=vectors.SEEDS_PER_CONFIG, metavar="N",
                    help=f"số ván tìm kiếm mỗi cấu hình / hands searched per configuration "
                         f"(default {vectors.SEEDS_PER_CONFIG}; other values change the files)")
+    p.add_argument("--extra-seeds", type=int, default=vectors.EXTRA_SEEDS, metavar="N",
+                   help=f"số ván thêm cho mỗi mục còn thiếu / extra hands per target still "
+                        f"missing (default {vectors.EXTRA_SEEDS})")
     p.add_argument("--ruleset", default="family", metavar="NAME|PATH",
                    help="bộ luật / rule table (default family)")
     p.add_argument("--json", action="store_true", help="in kết quả dạng JSON / print JSON")
@@ -66,11 +69,12 @@ def run(args: argparse.Namespace) -> int:
             if res.readme_stale:
                 print("  stale: README.md coverage table")
         return 0 if res.ok else 1
-    if args.seeds < 1:
-        print("chanspec vectors: --seeds must be at least 1", file=sys.stderr)
+    if args.seeds < 1 or args.extra_seeds < 0:
+        print("chanspec vectors: --seeds must be at least 1, --extra-seeds not negative",
+              file=sys.stderr)
         return 2
     t0 = time.monotonic()
-    docs = vectors.generate(table, args.seeds)
+    docs = vectors.generate(table, args.seeds, extra_seeds=args.extra_seeds)
     cov = vectors.write(args.out, table, docs)
     size = sum(len(vectors.dumps_case(d).encode("utf-8")) for d in docs)
     missing = cov.uncovered_rows(table) + cov.uncovered_values(table)

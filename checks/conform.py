@@ -194,8 +194,8 @@ class Runner:
     Known failures are cached by (rules, deal, actions so far), so that Hypothesis'
     replays of a failing scenario fail again the same way without asking the engine.
     Once the engine has failed, or `shrink_budget` hands have been played after the
-    first failure, the next hand stops the search (`_StopShrinking`); the last failure
-    seen is then the smallest Hypothesis had found (its shrinker only tries smaller ones).
+    first failure, the next hand stops the search (`_StopShrinking`).  The failure
+    reported is the one with the fewest steps seen (`best`).
     """
 
     def __init__(self, engine: Engine, shrink_budget: int, max_steps: int):
@@ -203,7 +203,8 @@ class Runner:
         self.shrink_budget = shrink_budget
         self.max_steps = max_steps
         self.failing: dict[tuple[Any, ...], Played] = {}
-        self.last_failure: Played | None = None
+        self.first_failure: Played | None = None
+        self.best: Played | None = None  # the failure reported
         self.error: EngineError | None = None
         self.searched = 0  # hands played up to the first failure
         self.steps = 0  # steps compared up to the first failure
@@ -225,7 +226,7 @@ class Runner:
             while True:
                 known = self.failing.get((*base, tuple(actions)))
                 if known is not None:
-                    self.last_failure = known
+                    self._better(known)
                     return known
                 if not started:
                     self._start(rules, deal)
@@ -261,9 +262,16 @@ class Runner:
         if not self.failing:
             self.searched += 1
             self.steps += len(p.actions)
+            self.first_failure = p
         self.failing[(p.rules.key(), p.deal, p.actions)] = p
-        self.last_failure = p
+        self._better(p)
         return p
+
+    def _better(self, p: Played) -> None:
+        """Keep the failure with the fewest steps; on a tie the later one, which
+        Hypothesis' shrinker only tries when it is smaller in its own order."""
+        if self.best is None or len(p.actions) <= len(self.best.actions):
+            self.best = p
 
     def _start(self, rules: table_mod.Rules, deal: Deal) -> None:
         self.engine.call({"op": "start", "ruleset": rules.table.id, "players": rules.players,
@@ -339,6 +347,7 @@ class CampaignResult:
     steps: int = 0
     evaluations: int = 0  # hands played in all, shrinking included
     seconds: float = 0.0
+    first_steps: int | None = None  # steps of the first failing hand, before shrinking
     scenario: Scenario | None = None
     mismatch: Mismatch | None = None
     error: EngineError | None = None
@@ -353,7 +362,7 @@ class CampaignResult:
         return {
             "result": self.status, "command": self.command, "seed": self.seed,
             "hands": self.hands, "steps": self.steps, "evaluations": self.evaluations,
-            "seconds": round(self.seconds, 3),
+            "seconds": round(self.seconds, 3), "first_failure_steps": self.first_steps,
             "scenario": None if sc is None else {
                 "players": sc.rules.players, "options": dict(sorted(sc.rules.options.items())),
                 "deal": sc.deal.as_json(), "actions": [a.as_json() for a in sc.actions]},
@@ -396,12 +405,17 @@ def campaign(command: str | Sequence[str], *, hands: int = 100, seed: int | None
             except NoSuchExample:
                 found = None
             except _StopShrinking:
-                found = runner.last_failure
+                found = runner.best
+            if found is not None and runner.best is not None and \
+                    len(runner.best.actions) < len(found.actions):
+                found = runner.best
     finally:
         engine.close()
         result.seconds = time.monotonic() - t0
     result.hands, result.steps, result.evaluations = runner.searched, runner.steps, \
         runner.evaluations
+    if runner.first_failure is not None:
+        result.first_steps = len(runner.first_failure.actions)
     if found is not None:
         result.scenario = Scenario(found.rules, found.deal, found.actions)
         result.mismatch, result.error = found.mismatch, found.error

@@ -446,12 +446,13 @@ def _search_hand(rules: table_mod.Rules, seed: int, wanted: set[str]) -> _Found 
 
 
 def search(table: table_mod.Table, seeds_per_config: int = SEEDS_PER_CONFIG,
-           progress: Callable[[str], None] | None = None) -> list[CaseInput]:
+           progress: Callable[[str], None] | None = None,
+           extra_seeds: int = EXTRA_SEEDS) -> list[CaseInput]:
     """Coverage-guided hands, one case per hand that hit something new.
 
     First every configuration plays `seeds_per_config` hands aiming at everything not
     yet hit; then each target still missing gets hands of its own (up to
-    `EXTRA_SEEDS`, alternating 4 and 5 players) in the configuration that sets it.
+    `extra_seeds`, alternating 4 and 5 players) in the configuration that sets it.
     """
     wanted = set(_targets(table)) | set(WITNESSES)
     done: set[str] = set()
@@ -486,7 +487,7 @@ def search(table: table_mod.Table, seeds_per_config: int = SEEDS_PER_CONFIG,
         if target in NOT_EXERCISABLE:
             continue
         opts = dict([target.split("=", 1)]) if "=" in target else {}
-        for k in range(EXTRA_SEEDS):
+        for k in range(extra_seeds):
             rules = table.resolve(4 + k % 2, opts)
             seed = 100_000 + k
             f = _search_hand(rules, seed, {target})
@@ -650,8 +651,9 @@ def write(out: str | Path, table: table_mod.Table, docs: Sequence[Mapping[str, A
 
 
 def generate(table: table_mod.Table, seeds_per_config: int = SEEDS_PER_CONFIG,
-             progress: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
-    return [build_case(c) for c in search(table, seeds_per_config, progress)]
+             progress: Callable[[str], None] | None = None,
+             extra_seeds: int = EXTRA_SEEDS) -> list[dict[str, Any]]:
+    return [build_case(c) for c in search(table, seeds_per_config, progress, extra_seeds)]
 
 
 def load_dir(root: str | Path) -> list[dict[str, Any]]:

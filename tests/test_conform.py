@@ -1,0 +1,155 @@
+"""Differential testing (`chanspec conform`): wrong engines are caught and shrunk, the
+reference run as an external engine conforms, and misbehaving engines are reported
+clearly without hanging the campaign."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from chanspec.checks import cli, conform, logs, replay
+from chanspec.checks.common import say
+from chanspec.checks.driver import Engine, EngineError
+from kit_helpers import ENGINES
+
+PY = sys.executable
+REFERENCE = [PY, "-m", "chanspec.checks.refengine"]
+
+
+def engine(name: str, *args: str) -> list[str]:
+    return [PY, str(ENGINES / f"{name}.py"), *args]
+
+
+def test_the_reference_as_an_external_engine_conforms() -> None:
+    res = conform.campaign(REFERENCE, hands=12, seed=5, timeout=10)
+    assert res.status == "conforming", conform.render(res, "en", say)
+    assert res.hands == 12 and res.steps > 100 and res.scenario is None and res.exit_code == 0
+
+
+def test_chanspec_serve_conforms_with_every_option_varied() -> None:
+    cmd = [PY, "-m", "chanspec.checks.cli", "serve"]
+    res = conform.campaign(cmd, hands=8, seed=6, timeout=10, vary_options=True)
+    assert res.status == "conforming", conform.render(res, "en", say)
+
+
+WRONG = [
+    # engine, seed, the rule the minimal scenario must be about
+    ("yeu_completes", 1, "yeu-never-completes"),
+    ("pass_chan", 1, "pass-chan-ban"),
+    ("eat_before_chiu", 2, "chiu-before-eat"),
+]
+
+
+@pytest.mark.parametrize("name,seed,rule", WRONG, ids=[w[0] for w in WRONG])
+def test_a_wrong_engine_is_caught_and_shrunk(name: str, seed: int, rule: str,
+                                            tmp_path: Path) -> None:
+    res = conform.campaign(engine(name), hands=400, seed=seed, timeout=10, shrink_budget=80)
+    report = conform.render(res, "vi", say)
+    assert res.status == "mismatch" and res.exit_code == 1, report
+    m = res.mismatch
+    assert m is not None and res.scenario is not None and res.first_steps is not None
+    # shrunk: Hypothesis replayed smaller hands after the first failure, and the
+    # minimal one fails no later than the first one did
+    assert res.evaluations > res.hands
+    assert m.step <= res.first_steps and m.step <= 12, report
+    assert "Bước 1:" in report or m.step == 0
+    # the saved log is accepted by replay; where the engine allowed a forbidden action,
+    # replay names the rule (priority bugs show up one step later, as a turn mismatch)
+    path = tmp_path / "min.ndjson"
+    path.write_text(logs.dumps(res.log), encoding="utf-8")
+    rep = replay.replay_path(str(path))
+    assert rep.status in ("conforming", "divergence"), rep.error
+    if rule in ("yeu-never-completes", "pass-chan-ban"):
+        assert rep.status == "divergence" and rep.divergence is not None
+        assert rule in rep.divergence.rules, report
+        extra = [a for d in m.seats for a in d.extra]
+        assert extra, report
+    else:
+        assert rule in m.resolution, report
+        assert rule in res.log[0]["x-conform"]["mismatch"]["resolution"]
+
+
+def test_the_cli_saves_a_replayable_log(tmp_path: Path, capsys: Any) -> None:
+    out = tmp_path / "found.ndjson"
+    code = cli.main(["conform", "--impl", " ".join(engine("pass_chan")), "--hands", "200",
+                     "--seed", "1", "--shrink-budget", "40", "--save", str(out), "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 1 and data["result"] == "mismatch" and data["log"] == str(out)
+    assert cli.main(["replay", str(out)]) == 1
+    shown = capsys.readouterr().out
+    assert "pass-chan-ban (§3 bullet 1)" in shown
+    code = cli.main(["conform", "--impl", " ".join(REFERENCE), "--hands", "3", "--seed", "2",
+                     "--players", "5"])
+    text = capsys.readouterr().out
+    assert code == 0 and "Hạt giống: 2" in text and "Phù hợp: 3 ván" in text
+
+
+MISBEHAVING = [
+    ("crash", "crash"),
+    ("hang", "timeout"),
+    ("garbage", "garbage"),
+    ("shape", "protocol"),
+    ("badcard", "protocol"),
+]
+
+
+@pytest.mark.parametrize("mode,kind", MISBEHAVING, ids=[m[0] for m in MISBEHAVING])
+def test_misbehaving_engines_are_reported_quickly(mode: str, kind: str) -> None:
+    t0 = time.monotonic()
+    res = conform.campaign(engine("misbehave", mode, "4"), hands=50, seed=1, timeout=1.0)
+    took = time.monotonic() - t0
+    assert took < 15, took
+    assert res.status == "engine-error" and res.exit_code == 1
+    e = res.error
+    assert e is not None and e.kind == kind, e
+    assert e.exchanges, "the last exchange is reported"
+    text = conform.render(res, "en", say)
+    assert "Last exchanges:" in text and ">> " in text
+    if mode == "crash":
+        assert e.returncode == 3 and "giving up on purpose" in e.stderr
+    if mode == "hang":
+        assert "no answer within 1 s" in e.exchanges[-1][1]
+    if mode == "garbage":
+        assert "not JSON" in e.message and "Traceback" in e.exchanges[-1][1]
+
+
+def test_an_engine_that_cannot_start() -> None:
+    res = conform.campaign([str(ENGINES / "no-such-engine")], hands=3, seed=1)
+    assert res.status == "engine-error" and res.error is not None
+    assert res.error.kind == "start" and "cannot run" in res.error.message
+
+
+def test_the_driver_kills_a_silent_engine_and_keeps_the_exchange() -> None:
+    e = Engine(engine("misbehave", "hang", "0"), timeout=0.3)
+    e.start()
+    t0 = time.monotonic()
+    with pytest.raises(EngineError) as exc:
+        e.call({"op": "outcome"})
+    assert time.monotonic() - t0 < 3
+    assert exc.value.kind == "timeout" and not e.alive()
+    assert '"op":"outcome"' in exc.value.exchanges[-1][0]
+    e.close()
+
+
+def test_deals_are_well_formed_and_varied() -> None:
+    from chanspec.model import table
+    from chanspec.model.game import check_deal
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    seen: set[tuple[int, ...]] = set()
+
+    @settings(max_examples=30, deadline=None, derandomize=True)
+    @given(data=st.data(), players=st.sampled_from([4, 5]))
+    def check(data: Any, players: int) -> None:
+        rules = table.rules("family", players)
+        deal = data.draw(conform.deals(rules))
+        check_deal(rules, deal)  # every card exactly four times, right hand sizes
+        seen.add(deal.hands[0])
+
+    check()
+    assert len(seen) > 10
