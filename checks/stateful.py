@@ -52,7 +52,7 @@ _COMMON: dict[str, Any] = dict(
     database=None,
     print_blob=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                           HealthCheck.filter_too_much],
+                           HealthCheck.filter_too_much, HealthCheck.large_base_example],
 )
 for _name, _kw in PROFILES.items():
     settings.register_profile(_name, **_kw, **_COMMON)

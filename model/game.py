@@ -691,9 +691,13 @@ class State:
         return ([rid("eating.rule")], f"unknown action {a.kind!r}", f"hành động lạ {a.kind!r}")
 
     # ------------------------------------------------------------------ applying
-    def apply(self, action: Action) -> None:
-        """Apply a legal action (raises ActionError with the forbidding rule ids if not)."""
-        if not self._is_legal(action):
+    def apply(self, action: Action, *, check: bool = True) -> None:
+        """Apply a legal action (raises ActionError with the forbidding rule ids if not).
+
+        ``check=False`` skips the legality check, for an action just taken from
+        `legal_actions()` of this very state (random playouts); anything else must be
+        checked."""
+        if check and not self._is_legal(action):
             e = self.explain(action)
             raise ActionError(f"illegal action {action.code()}: {e.en}", e.rules)
         self.history.append(action)
@@ -1062,5 +1066,5 @@ def random_playout(state: State, rng: random.Random, max_steps: int = 10_000) ->
         acts = state.legal_actions()
         if not acts:
             return state
-        state.apply(rng.choice(acts))
+        state.apply(rng.choice(acts), check=False)  # legal: just listed
     raise RuntimeError(f"no end after {max_steps} steps: {state.to_json()}")
