@@ -238,7 +238,7 @@ def build_case(inp: CaseInput) -> dict[str, Any]:
         "format": FORMAT,
         "version": VERSION,
         "id": inp.id,
-        "title": {"vi": inp.title_vi, "en": inp.title_en},
+        "description": {"vi": inp.title_vi, "en": inp.title_en},
         "sections": sections,
         "focus": inp.focus,
         "covers": {"rules": rows_cited, "witnessed": sorted(witnessed),
@@ -259,7 +259,8 @@ def case_input(doc: Mapping[str, Any], table: table_mod.Table | None = None) -> 
     rules, deal, _ = logs.parse_header(str(doc.get("id", "<case>")), 1, hdr, table)
     steps = [(Action.from_json(st["action"]), bool(st["valid"])) for st in doc["steps"]]
     return CaseInput(str(doc["id"]), rules, deal, steps, list(doc.get("focus", [])),
-                     doc.get("title", {}).get("vi", ""), doc.get("title", {}).get("en", ""))
+                     doc.get("description", {}).get("vi", ""),
+                     doc.get("description", {}).get("en", ""))
 
 
 # --------------------------------------------------------------------------- search
@@ -499,17 +500,35 @@ def search(table: table_mod.Table, seeds_per_config: int = SEEDS_PER_CONFIG,
 
 def _case_from(table: table_mod.Table, rules: table_mod.Rules, opts: Mapping[str, str],
                seed: int, f: _Found, index: int) -> CaseInput:
-    rows = [h for h in f.hits if h in table.rows]
-    optdesc = ", ".join(f"{k}={v}" for k, v in sorted(opts.items())) or "default options"
-    head = rows[:3] + (["…"] if len(rows) > 3 else [])
-    shown = ", ".join(head) if head else ", ".join(f.hits[:3])
-    ending_vi = "đến hết ván" if f.ended else f"{len(f.steps)} bước"
+    optdesc_vi = ", ".join(f"{k}={v}" for k, v in sorted(opts.items())) or "tùy chọn mặc định"
+    optdesc_en = ", ".join(f"{k}={v}" for k, v in sorted(opts.items())) or "default options"
+    ending_vi = "chơi đến hết ván" if f.ended else f"{len(f.steps)} bước"
     ending_en = "played to the end" if f.ended else f"{len(f.steps)} steps"
+    vi, en = [], []
+    for h in f.hits:
+        rid, _, value = h.partition("=")
+        row = table.rows.get(rid)
+        if row is None:
+            continue
+        if value:
+            vt = row.value_text.get(value, {})
+            vi.append(f"{rid}={value}: {vt.get('vi', row.vi)}")
+            en.append(f"{rid}={value}: {vt.get('en', row.en)}")
+        elif rid in WITNESSES:
+            vi.append(f"{rid}: {WITNESSES[rid][0]}")
+            en.append(f"{rid}: {WITNESSES[rid][1]}")
+        else:
+            vi.append(f"{rid}: {row.vi}")
+            en.append(f"{rid}: {row.en}")
+    more_vi = f" (và {len(vi) - 3} mục khác)" if len(vi) > 3 else ""
+    more_en = f" (and {len(en) - 3} more)" if len(en) > 3 else ""
     return CaseInput(
         id=f"{index + 1:03d}-p{rules.players}-s{seed}",
         rules=rules, deal=_deal_of(rules, seed), steps=f.steps, focus=f.hits,
-        title_vi=f"Ván {rules.players} người, {optdesc}, hạt giống {seed} ({ending_vi}): {shown}",
-        title_en=f"{rules.players}-player hand, {optdesc}, seed {seed} ({ending_en}): {shown}",
+        title_vi=(f"Ván {rules.players} người, {optdesc_vi}, hạt giống {seed}, {ending_vi}. "
+                  f"Ca này chạm tới: " + " | ".join(vi[:3]) + more_vi),
+        title_en=(f"{rules.players}-player hand, {optdesc_en}, seed {seed}, {ending_en}. "
+                  f"It reaches: " + " | ".join(en[:3]) + more_en),
     )
 
 
@@ -612,7 +631,7 @@ def _index(table: table_mod.Table, docs: Sequence[Mapping[str, Any]],
            cov: Coverage) -> dict[str, Any]:
     return {
         "format": "chanspec-vectors-index", "version": VERSION, "ruleset": table.id,
-        "cases": [{"id": d["id"], "file": f"cases/{d['id']}.json", "title": d["title"],
+        "cases": [{"id": d["id"], "file": f"cases/{d['id']}.json", "description": d["description"],
                    "players": d["start"]["players"], "steps": len(d["steps"]),
                    "invalid_steps": sum(1 for s in d["steps"] if not s["valid"]),
                    "terminal": d["end"]["terminal"], "focus": d["focus"],
