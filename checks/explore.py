@@ -366,6 +366,9 @@ def explore_deal(rules: Rules, deal: Deal, index: int = 0, *, cap: int = 2_000_0
     res = DealResult(index)
     alts = alt_rules(rules) if alts is None else alts
     start = State(rules, deal)
+    # the deal itself acts under the deck row, the variant row and the opener row
+    res.cited_allow.update((rules.rid("deck.rule"), rules.variant.rule,
+                            rules.rid("turn.opener_rule")))
     ids: dict[int, int] = {hash(start.fingerprint()): 0}
     parent = array("i", [-1])
     act = array("H", [0])

@@ -47,7 +47,7 @@ from .explore import alt_rules, explore
 
 FILE_NAME = "OPEN_QUESTIONS.json"
 PARAMS: dict[str, Any] = {
-    "deal_seed": 1, "deals": {"ranks2": 30, "chiu4": 30, "five": 30},
+    "deal_seed": 1, "deals": {"ranks2": 30, "chiu4": 30, "five": 30, "chiu3": 40},
     "budget": 30_000, "hands": 3000, "hand_seed": 2026, "players": 4,
     "explore_deals": 6,
 }
@@ -143,6 +143,8 @@ def _stuck_witness(table: Table, params: Mapping[str, Any],
     best: tuple[int, dict[str, Any]] | None = None
     for name in scale.SCALES:
         sc = scale.SCALES[name]
+        if not sc.exhaustive:
+            continue
         r = scale.scaled_rules(table, sc)
         ds = scale.deals(r, params["explore_deals"], params["deal_seed"])
         res = explore(r, ds, workers=1, explain_every=10**9, sample_every=10**9, alts=[])
