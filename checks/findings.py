@@ -275,7 +275,9 @@ def finding_objects(doc: Mapping[str, Any], table: Table) -> dict[str, questions
             steps_en = [f"No scenario found in which the values allow different actions or "
                         f"give different results (searched: {tried})."]
         fvi, fen = [], []
-        for v, f in q.get("frequency", {}).items():
+        freq = q.get("frequency", {})
+        for v in [x for x in table.rows[rid].values if x in freq]:
+            f = freq[v]
             kinds = ", ".join(f"{k} {n}" for k, n in f["kinds"].items()) or "—"
             fvi.append(f"`{v}`: {f['per_10000']:g} / 10.000 ván ({f['diverged']} trên "
                        f"{f['hands']} ván ngẫu nhiên đủ cỡ, hạt giống {f['seed']}; loại khác "
