@@ -47,26 +47,27 @@ def bench(players: int, seed: int, games: int, repeat: int = 3) -> dict[str, Any
         for s in seeds:
             game.State.new(rules, seed=s)
 
-    finished: list[game.State] = []
+    # only the action lists and outcomes are kept: holding every finished State (with its
+    # event log) would time the garbage collector walking a growing heap, not the machine
+    finished: list[tuple[list[game.Action], dict[str, Any] | None]] = []
 
     def play() -> None:
         finished.clear()
         for s in seeds:
             st = game.State.new(rules, seed=s)
             game.random_playout(st, random.Random(s))
-            finished.append(st)
+            finished.append((st.history, st.outcome()))
 
     def replay() -> None:
-        for d, st in zip(deals, finished, strict=True):
-            game.State.replay(rules, d, st.history)
+        for d, (history, _) in zip(deals, finished, strict=True):
+            game.State.replay(rules, d, history)
 
     t_deal = best(deal_only)
     t_play = best(play)
     t_replay = best(replay)
-    steps = sum(len(st.history) for st in finished)
+    steps = sum(len(history) for history, _ in finished)
     outcomes: dict[str, int] = {}
-    for st in finished:
-        out = st.outcome()
+    for _, out in finished:
         k = out["result"] if out else "stuck"
         outcomes[k] = outcomes.get(k, 0) + 1
     gps = games / t_play
