@@ -203,6 +203,8 @@ class _Plan:
         opt, rid = rules.option, rules.rid
         self.auto_timeout = opt(rid("turn.timeout_rule")) == "auto-pass"
         self.stuck_as_written = opt(rid("turn.stuck_rule")) == "as-written"
+        # an eat or chíu must leave a card to discard/return (unless the table says not)
+        self.keep_one = opt(rid("turn.empty_hand_rule")) == "forbid"
         self.next_only = opt(rid("turn.drawn_offer_rule")) == "next-only"
         self.owner_first = opt(rid("claims.tie_break_option")) == "owner-first"
         self.reclaim = opt(rid("turn.reclaim_rule")) == "before-next-acts"
@@ -481,7 +483,7 @@ class State:
                         and is_win(h, self.laid_chan[s], x, "chiu-u")):
                     acts.append(act["chiu-u"][s])
             if chiu_ok and hx >= 3 and not self._banned(s, "chiu", x):
-                if not second or in_turn:
+                if (not second or in_turn) and not self._empties(h, 3):
                     acts.append(act["chiu"][s])
             if may_eat and in_turn:
                 mine = self._plan.card_act["eat"][s]
@@ -493,8 +495,15 @@ class State:
     def _drawer_may_not_eat(self) -> bool:
         return self._plan.next_only
 
+    def _empties(self, h: list[int], used: int) -> bool:
+        """Whether laying down `used` concealed cards would leave none to discard or
+        return, when the table forbids that (`empty-hand`)."""
+        return self._plan.keep_one and sum(h) <= used
+
     def _eat_partners(self, s: int, x: int, ignore: int = -2) -> list[int]:
         h = self.hands[s]
+        if self._empties(h, 1):
+            return []
         out = []
         ca_ok: bool | None = None
         for y in self._plan.eat_cands[x]:
@@ -645,6 +654,9 @@ class State:
             if w.second and s != w.turn:
                 return ([rid("turn.drawn_offer_rule")], "the card has passed on to the next seat",
                         "quân đã chuyển cho người kế tiếp")
+            if self._empties(h, 3):
+                return ([rid("turn.empty_hand_rule")], "no card would be left to discard or "
+                        "return", "sẽ không còn quân nào để đánh hoặc trả cửa")
             extra = [] if s == w.turn else [rid("turn.chiu_return_rule")]
             return ([why, rid("turn.chiu_optional_rule")] + extra, "allowed", "được phép")
         if a.kind in ("eat", "reclaim"):
@@ -667,6 +679,9 @@ class State:
             if y is None or not h[y]:
                 return ([rid("eating.rule")], "the partner card is not in the concealed hand",
                         "quân ghép không có trên tay")
+            if self._empties(h, 1):
+                return ([rid("turn.empty_hand_rule")], "no card would be left to discard",
+                        "sẽ không còn quân nào để đánh")
             ignore = w.reclaim_origin if a.kind == "reclaim" else -2
             if y == x:
                 b = self._banned(s, "eat-chan", x, ignore)

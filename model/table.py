@@ -500,12 +500,13 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
                    "draw_rule", "drawn_offer_rule", "discard_rule", "chiu_rule",
                    "chiu_optional_rule", "chiu_counts_rule", "chiu_return_rule",
                    "return_resume_rule", "exhausted_rule", "recycle_rule", "reveal_rule",
-                   "stuck_rule", "timeout_rule", "reclaim_rule"]
+                   "stuck_rule", "empty_hand_rule", "timeout_rule", "reclaim_rule"]
     if ck.keys("turn", turn, turn_fields):
         for f in turn_fields:
             ck.ref("turn", f, turn.get(f), rows)
         for f, vals in (("drawn_offer_rule", ("drawer-then-next", "next-only")),
                         ("stuck_rule", ("as-written", "lift-bans")),
+                        ("empty_hand_rule", ("as-written", "forbid")),
                         ("timeout_rule", ("none", "auto-pass")),
                         ("reclaim_rule", ("never", "before-next-acts"))):
             ref = turn.get(f, "")
