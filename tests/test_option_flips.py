@@ -27,7 +27,7 @@ from chanspec.model.game import Action, Deal, State
 TABLE = table.load("family")
 HERE = Path(__file__).parent
 WITNESSES: dict[str, Any] = json.loads((HERE / "flips" / "witnesses.json").read_text("utf-8"))
-SEARCH_GAMES = 80
+SEARCH_GAMES = 300
 
 
 def _deal(d: dict[str, Any]) -> Deal:
@@ -46,7 +46,7 @@ def search_flip(name: str, a_val: str, b_val: str, seed: int = 0,
         rb = TABLE.resolve(players, {**base, name: b_val})
         deal_seed = rng.getrandbits(32)
         sa, sb = State.new(ra, seed=deal_seed), State.new(rb, seed=deal_seed)
-        eager = 0.7 if i % 2 else 0.0
+        eager = (0.0, 0.7, 1.0)[i % 3]  # uniform, claim-leaning, always claiming
         while True:
             la, lb = set(sa.legal_actions()), set(sb.legal_actions())
             if la != lb:
