@@ -322,7 +322,11 @@ class WinEngine:
                     rest_best = NONE if ob < 0 or rest_best < 0 else rest_best + ob
             fb = t.final[i][t.key(full)]
             ub = t.best[t.key(full)]
-            final_blocked = rest_best >= 0 and ub >= 0 and (fb < 0 or fb < ub)
+            # The final-pair ban *decides* a refusal when, without it, the hand would
+            # reach the minimum and, with it, does not.
+            loose = rest_best + ub + laid_chan if rest_best >= 0 and ub >= 0 else NONE
+            strict = rest_best + fb + laid_chan if rest_best >= 0 and fb >= 0 else NONE
+            final_blocked = loose >= self.min_chan > strict
             if rest_best < 0 or fb < 0:
                 chan, groups = None, None
             else:
@@ -332,8 +336,9 @@ class WinEngine:
             if any(g.kind == "chiu" for g in laid):
                 rules_used += (self.r_chiu,)
         if refused_card:
+            # the final-pair restriction is named too when it also stood in the way
             return self._no(
-                chan, groups, (self.r_never,),
+                chan, groups, (self.r_never,) + ((self.r_final,) if final_blocked else ()),
                 f"{cards.name(candidate)} may never be the card that completes ù",  # type: ignore[arg-type]
                 f"{cards.name(candidate)} không bao giờ được là quân hoàn thành Ù",  # type: ignore[arg-type]
             )
@@ -359,8 +364,6 @@ class WinEngine:
                 f"chỉ có {chan} Chắn; cần ít nhất {self.min_chan}"
                 + (" (muốn nhiều hơn phải dùng Cạ đặc biệt làm đôi cuối)" if final_blocked else ""),
             )
-        if final_blocked:
-            rules_used += (self.r_final,)
         return Verdict(True, chan, groups, rules_used,
                        f"complete: {self.rules.pairs} pairs, {chan} chắn",
                        f"ù: {self.rules.pairs} đôi, {chan} Chắn")

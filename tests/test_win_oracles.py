@@ -344,3 +344,37 @@ def test_z3_equals_brute_on_every_reduced_hand() -> None:
                 assert (zr.win, zr.chan, zr.refused) == (br.win, br.chan, br.refused)
                 n += 1
     assert n > 100
+
+
+def test_a_refused_yeu_card_also_names_a_blocking_final_pair() -> None:
+    """Regression, checked by hand: five players, 19 cards = six chắn (2v..7v), two cạ
+    (8v+8n, 9v+9n) and Nhất Vạn, Lão, Thang.  With Chi Chi the cards make 10 pairs and 6
+    chắn, but Chi Chi could only sit in a special cạ (with 1v, Lão or Thang), so it is
+    refused twice: §4 bullet 2 (never the completing card) and §1 Nhóm sáu quân đặc biệt
+    (a special cạ is never the final pair).  Both are named, as the oracles name them."""
+    rules = family(5, {})
+    hand = cards.parse_many("2v 2v 3v 3v 4v 4v 5v 5v 6v 6v 7v 7v 8v 8n 9v 9n 1v lao thang")
+    chi = cards.parse("chi")
+    v = win.engine(rules).judge(hand, candidate=chi)
+    br = Brute(rules).judge(hand, (), chi, "u")
+    z = Z3Win(rules).judge(hand, (), chi, "u")
+    assert not v.win and v.rules == ("yeu-never-completes", "special-ca-not-final")
+    assert br.refused == z.refused == v.rules
+    # with Nhất Văn instead the same hand wins: Lão + Thang is a special cạ inside the
+    # hand (allowed), and the final pair 1n + 1v is a plain cạ by rank
+    v1 = win.engine(rules).judge(hand, candidate=cards.parse("1n"))
+    assert v1.win and v1.chan == 6 and v1.groups is not None
+    assert tuple(sorted(v1.groups[-1])) == (cards.parse("1v"), cards.parse("1n"))
+    # random hands with a yêu candidate: the engine names the final-pair ban exactly when
+    # the brute force does
+    rng = random.Random(5)
+    deck = [f for f in range(cards.NUM_FACES) for _ in range(4)]
+    e, brute = win.engine(rules), Brute(rules)
+    for _ in range(2000):
+        rng.shuffle(deck)
+        h = deck[: rules.variant.other_cards]
+        cand = rng.choice(cards.YEU)
+        if cards.counts(h + [cand])[cand] > 4:
+            continue
+        assert ("special-ca-not-final" in e.judge(h, candidate=cand).rules) == (
+            "special-ca-not-final" in brute.judge(h, (), cand, "u").refused)

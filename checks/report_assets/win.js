@@ -258,7 +258,11 @@
       }
       var fb = t.final[i][t.key(full)];
       var ub = t.best[t.key(full)];
-      finalBlocked = restBest >= 0 && ub >= 0 && (fb < 0 || fb < ub);
+      // the final-pair ban decides a refusal when, without it, the hand would reach the
+      // minimum and, with it, does not (the same definition as model/win.py)
+      var loose = restBest >= 0 && ub >= 0 ? restBest + ub : NONE;
+      var strict = restBest >= 0 && fb >= 0 ? restBest + fb : NONE;
+      finalBlocked = loose >= this.rs.min_chan && strict < this.rs.min_chan;
       if (restBest < 0 || fb < 0) {
         chan = null;
         groups = null;
@@ -268,7 +272,10 @@
       }
       rulesUsed = [r.shape, r.counts];
     }
-    if (refused) return verdict(false, chan, groups, [r.never], "never", { face: candidate });
+    if (refused) {
+      return verdict(false, chan, groups, finalBlocked ? [r.never, r.final] : [r.never], "never",
+                     { face: candidate });
+    }
     if (chan === null) {
       return verdict(false, null, null, finalBlocked ? [r.shape, r.final] : [r.shape],
                      finalBlocked ? "final" : "shape", {});
@@ -279,7 +286,6 @@
       return verdict(false, chan, groups, why, "min",
                      { min: this.rs.min_chan, finalBlocked: finalBlocked });
     }
-    if (finalBlocked) rulesUsed.push(r.final);
     return verdict(true, chan, groups, rulesUsed, "ok", { finalBlocked: finalBlocked });
   };
 
