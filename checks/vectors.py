@@ -453,7 +453,7 @@ def search(table: table_mod.Table, seeds_per_config: int = SEEDS_PER_CONFIG,
 
     First every configuration plays `seeds_per_config` hands aiming at everything not
     yet hit; then each target still missing gets hands of its own (up to
-    `extra_seeds`, alternating 4 and 5 players) in the configuration that sets it.
+    `extra_seeds` seeds, each tried at every player count) in the configuration that sets it.
     """
     wanted = set(_targets(table)) | set(WITNESSES)
     done: set[str] = set()
@@ -488,12 +488,17 @@ def search(table: table_mod.Table, seeds_per_config: int = SEEDS_PER_CONFIG,
         if target in NOT_EXERCISABLE:
             continue
         opts = dict([target.split("=", 1)]) if "=" in target else {}
+        found = False
         for k in range(extra_seeds):
-            rules = table.resolve(4 + k % 2, opts)
             seed = 100_000 + k
-            f = _search_hand(rules, seed, {target})
-            if f is not None:
-                add(rules, opts, seed, f)
+            for players in sorted(table.variants):
+                rules = table.resolve(players, opts)
+                f = _search_hand(rules, seed, {target})
+                if f is not None:
+                    add(rules, opts, seed, f)
+                    found = True
+                    break
+            if found:
                 break
     return cases
 

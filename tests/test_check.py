@@ -89,8 +89,12 @@ def test_scenario_names_cards_in_vietnamese() -> None:
 
 
 def test_exit_codes_follow_the_worst_violation(monkeypatch: pytest.MonkeyPatch) -> None:
-    r, deals = five()
+    # §2 Ăn as written: eating with the last concealed card leaves nothing to discard
+    r, deals = five({"empty-hand": "as-written"})
     assert explore.explore(r, deals[:1]).exit_code() == 11  # stuck-empty-hand at this scale
+    # the table's default (empty-hand=forbid) removes that deadlock
+    r0, _ = five()
+    assert explore.explore(r0, deals[:1]).exit_code() == 0
     real = State.census
 
     def broken(self: State) -> list[int]:
@@ -208,9 +212,9 @@ def test_check_quick_command_output_and_exit_code(tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "out"
     code = cli.main(["check", "--quick", "--scales", "five=2", "--no-write", "--quiet",
-                     "--out", str(out), "--lang", "en"])
+                     "--out", str(out), "--lang", "en", "--option", "empty-hand=as-written"])
     text = capsys.readouterr().out
-    assert code == 11  # the empty-hand deadlock of §2 Ăn at this scale
+    assert code == 11  # the empty-hand deadlock of §2 Ăn, as written, at this scale
     assert re.search(r"[\d,]+ states generated, [\d,]+ distinct states found, 0 states left "
                      r"on queue\.", text)
     assert "The depth of the complete state graph search is" in text

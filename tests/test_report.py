@@ -147,7 +147,8 @@ def _expected_questions() -> list[tuple[str, str]]:
 def test_questions_page_matches_open_questions_md(site: Path) -> None:
     text = page(site, "questions.html")
     expected = _expected_questions()
-    assert len(expected) == 9
+    assert len(expected) == sum(r.status in ("open", "provisional") for r in TABLE.rows.values())
+    assert len(expected) >= 9  # the family's five undecided points and the checker's own
     for rid, default in expected:
         art = article(text, f"q-{rid}")
         assert f"<code>{default}</code>" in art
