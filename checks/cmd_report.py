@@ -5,6 +5,11 @@
   provisional row id to a finding (the fields checks/report.py documents: ``steps_vi``/
   ``steps_en`` or structured ``scenarios``, ``frequency_vi``/``frequency_en``,
   ``effects`` {value: {vi, en}}, ``source``).
+
+Without ``--findings`` the report uses the checker's saved results, OPEN_QUESTIONS.json
+(the very data OPEN_QUESTIONS.md is rendered from), when they match the table.  Without
+``--svg`` it takes every SVG that ``chanspec check`` wrote to ``--from`` (default
+out/check); when there are none it draws the turn and claim flow from the table itself.
 """
 
 from __future__ import annotations
@@ -12,9 +17,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 from pathlib import Path
+from typing import Any
 
-from . import report
+from . import diagrams, report
+from . import findings as findings_mod
 from .common import add_command, add_common, load_table, say
 
 
@@ -29,6 +37,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--svg", action="append", default=[], metavar="PATH",
                    help="sơ đồ SVG đưa vào trang, lặp lại được / an SVG diagram to include "
                         "(repeatable)")
+    p.add_argument("--from", dest="from_dir", default="out/check", metavar="DIR",
+                   help="thư mục kết quả của `chanspec check` (mặc định out/check) / where "
+                        "`chanspec check` wrote its pictures (default out/check)")
     p.add_argument("--findings", metavar="FILE.json",
                    help="kết quả của bộ kiểm tra (JSON) / the checker's findings as JSON: "
                         "{row id: finding}")
@@ -50,13 +61,24 @@ def run(args: argparse.Namespace) -> int:
             print(say(args.lang, f"{args.findings} phải là một đối tượng JSON {{mã luật: ...}}",
                       f"{args.findings} must be a JSON object {{row id: ...}}"), file=sys.stderr)
             return 2
+    else:
+        findings = findings_mod.report_findings(findings_mod.load(), table) or None
+        if findings is None:
+            print(say(args.lang, "Chưa có kết quả kiểm tra khớp với bảng luật: trang câu hỏi "
+                      "sẽ chỉ có câu hỏi và lựa chọn. Chạy `chanspec check` để tính.",
+                      "No checker results match the table: the questions page will show the "
+                      "questions and options only. Run `chanspec check` to compute them."),
+                  file=sys.stderr)
     missing = [s for s in args.svg if not Path(s).is_file()]
     if missing:
         print(say(args.lang, f"Không thấy tệp sơ đồ: {', '.join(missing)}",
                   f"No such diagram file: {', '.join(missing)}"), file=sys.stderr)
         return 2
     try:
-        index = report.build_report(args.out, table=table, findings=findings, svgs=args.svg)
+        with tempfile.TemporaryDirectory() as tmp:
+            svgs: list[Any] = list(args.svg) or _checker_svgs(
+                Path(args.from_dir), Path(tmp), table, args.lang)
+            index = report.build_report(args.out, table=table, findings=findings, svgs=svgs)
     except ValueError as exc:
         print(say(args.lang, f"Kết quả kiểm tra không hợp lệ: {exc}", f"Bad findings: {exc}"),
               file=sys.stderr)
@@ -64,3 +86,35 @@ def run(args: argparse.Namespace) -> int:
     print(say(args.lang, f"Đã tạo trang web. Mở tệp này bằng trình duyệt: {index}",
               f"Site written. Open this file in a browser: {index}"))
     return 0
+
+
+_TITLES = {
+    "flow": ("Luồng lượt đi và quyền nhận quân (vẽ từ bảng luật)",
+             "The turn and claim flow (drawn from the rule table)"),
+    "states": ("Đồ thị trạng thái của một cấu hình thu nhỏ", "Explored state graph of a small "
+               "configuration"),
+    "witness": ("Tình huống cho câu hỏi", "Witness scenario for question"),
+}
+
+
+def _checker_svgs(src: Path, tmp: Path, table: Any, lang: str) -> list[dict[str, str]]:
+    """The checker's pictures, titled; or, when there are none, the flow diagram drawn
+    from the table now (needs Graphviz's `dot`)."""
+    found = sorted(src.glob("*.svg")) if src.is_dir() else []
+    if not found:
+        if not diagrams.have_dot():
+            print(say(lang, "Không có `dot` (Graphviz) để vẽ sơ đồ: cài bằng "
+                      "`apt-get install graphviz`.", "Graphviz's `dot` is missing, so no "
+                      "diagram is drawn: install it with `apt-get install graphviz`."),
+                  file=sys.stderr)
+            return []
+        found = diagrams.write(diagrams.flow_dot(table), tmp / "flow.dot", ("svg",))
+        found = [p for p in found if p.suffix == ".svg"]
+    items = []
+    for p in found:
+        kind, _, rest = p.stem.partition("-")
+        vi, en = _TITLES.get(kind, (p.stem, p.stem))
+        if rest:
+            vi, en = f"{vi}: {rest}", f"{en}: {rest}"
+        items.append({"path": str(p), "title_vi": vi, "title_en": en})
+    return items

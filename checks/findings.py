@@ -274,8 +274,26 @@ def finding_objects(doc: Mapping[str, Any], table: Table) -> dict[str, questions
                         f"khác nhau (đã tìm: {tried})."]
             steps_en = [f"No scenario found in which the values allow different actions or "
                         f"give different results (searched: {tried})."]
-        fvi, fen = [], []
         freq = q.get("frequency", {})
+        row = table.rows[rid]
+        for v in row.values:
+            if v == row.default or w is None:
+                continue
+            searched = [s for s in q["searches"] if s["value"] == v]
+            f = freq.get(v)
+            if searched and not any(s["found"] for s in searched) and f and not f["diverged"]:
+                how = ", ".join(f"{s['scale']} ({s['pairs']:,}"
+                                f"{', vét cạn/exhaustive' if s['exhaustive'] else ''})"
+                                for s in searched)
+                eff[v] = questions.Effect(
+                    f"Không tìm thấy tình huống nào mà `{v}` khác mặc định `{row.default}`: "
+                    f"đã so {how} cặp trạng thái và {f['hands']} ván đủ cỡ (hạt giống "
+                    f"{f['seed']}). Trong những gì đã tìm, lựa chọn này không làm thay đổi gì.",
+                    f"No scenario found in which `{v}` differs from the default "
+                    f"`{row.default}`: compared {how} state pairs and {f['hands']} full-size "
+                    f"hands (seed {f['seed']}). As far as searched, this choice changes "
+                    f"nothing.")
+        fvi, fen = [], []
         for v in [x for x in table.rows[rid].values if x in freq]:
             f = freq[v]
             kinds = ", ".join(f"{k} {n}" for k, n in f["kinds"].items()) or "—"
@@ -294,6 +312,44 @@ def finding_objects(doc: Mapping[str, Any], table: Table) -> dict[str, questions
             frequency_vi="; ".join(fvi) or None, frequency_en="; ".join(fen) or None,
             effects=eff, source=src)
     return out
+
+
+def report_findings(doc: Mapping[str, Any] | None, table: Table) -> dict[str, dict[str, Any]]:
+    """The same findings OPEN_QUESTIONS.md shows, for ``chanspec report``, with each
+    witness also as a structured scenario (hands, gates and laid cards at every step) so
+    the report can draw the table.  Empty when `doc` is missing or stale for `table`."""
+    if doc is None or doc.get("table_digest") != table_digest(table):
+        return {}
+    out: dict[str, dict[str, Any]] = {}
+    for rid, f in finding_objects(doc, table).items():
+        d: dict[str, Any] = {
+            "steps_vi": list(f.steps_vi), "steps_en": list(f.steps_en),
+            "frequency_vi": f.frequency_vi, "frequency_en": f.frequency_en,
+            "effects": {k: {"vi": e.vi, "en": e.en} for k, e in f.effects.items()},
+            "source": f.source,
+        }
+        w = doc["questions"][rid].get("witness")
+        if w is not None:
+            nvi, nen = _scale_note(w)
+            d["scenarios"] = [{
+                "steps": w["steps"], "players": w["players"],
+                "title": {"vi": f"{w['option']}: `{w['value_a']}` và `{w['value_b']}`",
+                          "en": f"{w['option']}: `{w['value_a']}` and `{w['value_b']}`"},
+                "note": {"vi": nvi, "en": nen},
+            }]
+        out[rid] = _plain(d)
+    return out
+
+
+def _plain(x: Any) -> Any:
+    """The Markdown code marks (backticks) dropped, for text shown as HTML."""
+    if isinstance(x, str):
+        return x.replace("`", "")
+    if isinstance(x, list):
+        return [_plain(v) for v in x]
+    if isinstance(x, dict):
+        return {k: _plain(v) for k, v in x.items()}
+    return x
 
 
 def render(table: Table, doc: Mapping[str, Any] | None) -> str:

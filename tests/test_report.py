@@ -457,3 +457,31 @@ def test_js_engine_sees_the_open_rules_change_a_verdict(tmp_path: Path) -> None:
     got = {(o["lao-thang"], o["special-ca-scope"]): w for o, w in json.loads(res.stdout)}
     assert got == {("on", "yeu-only"): [True, True], ("on", "whole-group"): [False, True],
                    ("off", "yeu-only"): [True, False], ("off", "whole-group"): [False, False]}
+
+
+def test_default_report_shows_the_checkers_saved_findings(tmp_path: Path) -> None:
+    """Without --findings, the report is built from OPEN_QUESTIONS.json, the data that
+    OPEN_QUESTIONS.md is rendered from: every witness scenario in it appears, drawn as a
+    table, and so do the frequencies."""
+    import html as html_mod
+    import json as json_mod
+
+    from chanspec.checks import cli, findings
+
+    doc = findings.load()
+    assert doc is not None and doc["table_digest"] == findings.table_digest(TABLE)
+    out = tmp_path / "site"
+    assert cli.main(["report", "--out", str(out), "--from", str(tmp_path / "none")]) == 0
+    text = html_mod.unescape((out / "questions.html").read_text(encoding="utf-8"))
+    witnessed = [rid for rid, q in doc["questions"].items() if q.get("witness")]
+    assert witnessed, "the saved findings have witness scenarios"
+    for rid in witnessed:
+        w = doc["questions"][rid]["witness"]
+        last = w["steps"][-1]["action_vi"].replace("`", "")
+        assert last in text, (rid, last)
+    for rid, q in doc["questions"].items():
+        for v, f in q.get("frequency", {}).items():
+            assert f"{f['diverged']} trên {f['hands']} ván" in text, (rid, v)
+    # with no checker pictures at --from, the flow diagram is drawn from the table
+    assert (out / "diagrams").is_dir() and list((out / "diagrams").glob("flow*.svg"))
+    json_mod.dumps(doc)  # the saved document is plain JSON
