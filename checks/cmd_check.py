@@ -23,7 +23,7 @@ which only says whether they are stale).
                        "scenario"], "never_cited", "option_changes", "option_samples"}],
      "vacuity": {"words_only": [...], "unreachable": {scale: [...]}, "never_cited": [...]},
      "questions": {...}, "extra": [...], "hands": {...}, "z3": {...}   # OPEN_QUESTIONS.json
-     "svgs": ["flow.svg", ...], "dots": [...]}
+     "svgs": ["flow.svg", ...], "pngs": [...], "dots": [...]}
 
 Exit codes: 0 nothing found, 11 deadlock, 12 invariant or contradiction, 13 endless play,
 150 a table that does not load (the worst found, in the order 12, 11, 13).
@@ -154,7 +154,8 @@ def run(args: argparse.Namespace) -> int:
         emit(f"Tùy chọn: {opts}", f"Options: {opts}")
     results: list[explore.Result] = []
     report: dict[str, Any] = {"ruleset": table.id, "players": args.players, "options": opts,
-                              "quick": args.quick, "explorations": [], "svgs": [], "dots": []}
+                              "quick": args.quick, "explorations": [], "svgs": [], "pngs": [],
+                              "dots": []}
     graph_doc: tuple[Any, str] | None = None
     for sc, n_deals, cap in _plan(args):
         rules = scale.scaled_rules(table, sc, opts)
@@ -265,12 +266,14 @@ def run(args: argparse.Namespace) -> int:
         pics.append((f"witness-{e['id']}", diagrams.scenario_dot(e["witness"]["steps"],
                                                                   e["id"])))
     for name, dot in pics:
-        for p in diagrams.write(dot, out / f"{name}.dot"):
-            (report["svgs"] if p.suffix == ".svg" else report["dots"]).append(p.name)
+        for p in diagrams.write(dot, out / f"{name}.dot", ("svg", "png")):
+            key = {".svg": "svgs", ".png": "pngs"}.get(p.suffix, "dots")
+            report[key].append(p.name)
     if not diagrams.have_dot():
         emit(diagrams.HOW_TO_GET_DOT, diagrams.HOW_TO_GET_DOT)
-    emit(f"\nĐã ghi {len(pics)} hình vào {out}/ (DOT{', SVG' if diagrams.have_dot() else ''})",
-         f"\nWrote {len(pics)} pictures to {out}/ (DOT{', SVG' if diagrams.have_dot() else ''})")
+    fmts = ", SVG, PNG" if diagrams.have_dot() else ""
+    emit(f"\nĐã ghi {len(pics)} hình vào {out}/ (DOT{fmts})",
+         f"\nWrote {len(pics)} pictures to {out}/ (DOT{fmts})")
     report["exit_code"] = code
     report["seconds"] = round(time.perf_counter() - t_start, 1)
     verdict = {0: ("Không tìm thấy lỗi.", "No error has been found."),
