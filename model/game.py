@@ -549,6 +549,11 @@ class State:
             out += [Action(kind, seat, f) for f in held]
         return out
 
+    def _react(self, s: int, w: Window) -> list[str]:
+        """A drawn card claimed by a seat other than the drawer: eligible players may react
+        to a wall card (`react-to-draw`)."""
+        return [self.rules.rid("turn.react_rule")] if w.source == "draw" and s != w.gate else []
+
     def _reasons(self, a: Action, legal: bool) -> tuple[list[str], str, str]:
         r = self.rules
         rid = r.rid
@@ -636,7 +641,7 @@ class State:
                 return (self._banned(s, "chiu", x), "this face is banned for chíu",
                         "mặt này bị cấm Chíu")
             v = self.engine.judge(self.held_faces(s), self.laid[s], x, a.kind)  # type: ignore[arg-type]
-            return ([why] + list(v.rules), v.reason_en, v.reason_vi)
+            return ([why] + self._react(s, w) + list(v.rules), v.reason_en, v.reason_vi)
         if a.kind == "chiu":
             ok, why = self._claim_allowed(w.source, "chiu")
             if not ok:
@@ -658,7 +663,10 @@ class State:
                 return ([rid("turn.empty_hand_rule")], "no card would be left to discard or "
                         "return", "sẽ không còn quân nào để đánh hoặc trả cửa")
             extra = [] if s == w.turn else [rid("turn.chiu_return_rule")]
-            return ([why, rid("turn.chiu_optional_rule")] + extra, "allowed", "được phép")
+            if x in r.never_complete:  # a chíu of a face that may never complete ù
+                extra.append(rid("turn.chiu_yeu_rule"))
+            return ([why, rid("turn.chiu_optional_rule")] + self._react(s, w) + extra,
+                    "allowed", "được phép")
         if a.kind in ("eat", "reclaim"):
             y = a.card
             if a.kind == "reclaim" and s != w.reclaimer:

@@ -497,8 +497,8 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
 
     turn = data.get("turn", {})
     turn_fields = ["direction_rule", "opener_rule", "opening_win_rule", "next_opener_rule",
-                   "draw_rule", "drawn_offer_rule", "discard_rule", "chiu_rule",
-                   "chiu_optional_rule", "chiu_counts_rule", "chiu_return_rule",
+                   "draw_rule", "react_rule", "drawn_offer_rule", "discard_rule", "chiu_rule",
+                   "chiu_yeu_rule", "chiu_optional_rule", "chiu_counts_rule", "chiu_return_rule",
                    "return_resume_rule", "exhausted_rule", "recycle_rule", "reveal_rule",
                    "stuck_rule", "empty_hand_rule", "timeout_rule", "reclaim_rule"]
     if ck.keys("turn", turn, turn_fields):
