@@ -15,8 +15,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from chanspec.model import cards
 from chanspec.model.table import Rules
+
+from .oracle_input import split_hand
 
 Counts = tuple[int, ...]
 
@@ -102,15 +103,7 @@ class Brute:
     ) -> BruteResult:
         """Same question as the engine's judge(); `laid` holds (kind, faces) pairs."""
         r = self.rules
-        held = [0] * cards.NUM_FACES
-        for f in hand:
-            held[f] += 1
-        concealed = list(held)
-        laid_chan = 0
-        for gkind, faces in laid:
-            laid_chan += {"chan": 1, "ca": 0, "chiu": 2}[gkind]
-            for f in faces:
-                concealed[f] -= 1
+        held, concealed, laid_chan = split_hand(hand, laid)
         if min(concealed) < 0:
             raise BruteError("a laid group uses a card the hand does not hold")
         if candidate is not None:

@@ -28,6 +28,8 @@ import z3
 from chanspec.model import cards
 from chanspec.model.table import Rules
 
+from .oracle_input import split_hand
+
 
 class Z3InputError(ValueError):
     """Input that is not a hand (a laid card not held, too many copies)."""
@@ -135,15 +137,7 @@ class Z3Win:
     ) -> Z3Result:
         """Same question as the engine's judge(); `laid` holds (kind, faces) pairs."""
         r = self.rules
-        held = [0] * cards.NUM_FACES
-        for f in hand:
-            held[f] += 1
-        concealed = list(held)
-        laid_chan = 0
-        for gkind, faces in laid:
-            laid_chan += {"chan": 1, "ca": 0, "chiu": 2}[gkind]
-            for f in faces:
-                concealed[f] -= 1
+        held, concealed, laid_chan = split_hand(hand, laid)
         if any(n < 0 for n in concealed):
             raise Z3InputError("a laid group uses a card the hand does not hold")
         if candidate is not None:
