@@ -79,12 +79,12 @@ def _witness(before: State, a: Action, after: State) -> set[str]:
     r = before.rules
     w = before.window
     if w is not None and a.kind in ("u", "chiu-u", "chiu", "eat") and w.source == "draw":
-        out.add("react-to-draw")
+        out.add(r.rid("turn.react_rule"))
     if any(e.get("type") == "draw" for e in after.events[len(before.events):]) and \
             after.window is not None and after.window.source == "draw":
-        out.add("draw-face-up")
+        out.add(r.rid("turn.draw_rule"))
     if w is not None and a.kind in ("chiu", "chiu-u") and w.card in r.never_complete:
-        out.add("chiu-yeu")
+        out.add(r.rid("turn.chiu_yeu_rule"))
     if w is not None and a.kind in ("chiu", "chiu-u"):
         pca = _restriction_rule(r, "pass-could-ca")
         if any(m.rule == pca and m.face == w.card for m in before.marks[a.seat]):
@@ -99,7 +99,7 @@ def _witness(before: State, a: Action, after: State) -> set[str]:
         final = len(groups) - 1 if o.get("kind") == "u" else -1
         if any(len(g) == 2 and g[0] != g[1] and r.is_special(g[0], g[1]) and i != final
                for i, g in enumerate(groups)):
-            out.add("special-ca-in-hand")
+            out.add(r.rid("win.special_ca_in_hand_rule"))
     return out
 
 
