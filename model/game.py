@@ -924,7 +924,10 @@ class State:
             nxt = Window(w.card, w.gate, w.source, (w.gate + 1) % self.n, w.giver, second=True)
             if self._plan.reclaim:
                 nxt.reclaimer = w.gate
-                nxt.reclaim_origin = len(self.history) - 1
+                # a reclaim undoes the bans the drawer's pass created: those made when
+                # the answers were settled, i.e. by the last action -- unless nobody was
+                # asked (then the last action is an older one whose bans must stay)
+                nxt.reclaim_origin = len(self.history) - 1 if w.responses else -1
             self._event({"type": "passed-on", "card": cards.CODES[w.card], "to": nxt.turn})
             self._open(nxt)
             return
@@ -1006,6 +1009,9 @@ class State:
         wkey = None if w is None else (
             w.card, w.gate, w.source, w.turn, w.giver, w.second, w.reclaimer,
             tuple(sorted((s, a) for s, a in w.responses.items())))
+        if w is not None and w.reclaimer is not None:  # the bans a reclaim would undo
+            wkey += (frozenset((m.rule, m.ban, m.face) for m in self.marks[w.reclaimer]
+                               if m.origin == w.reclaim_origin and m.ban != "win"),)
         ikey = None if self.interrupted is None else (
             self.interrupted.gate, self.interrupted.turn, self.interrupted.second)
         return (

@@ -1,0 +1,330 @@
+"""Breadth-first model checking on packed positions (model/packed.py): millions of states.
+
+`search(rules, deals, ...)` explores every position reachable from *all* the given deals
+in one breadth-first search with one seen-set (like TLC with many initial states), on
+the packed machine.  It checks in every state what is cheap on packed bytes:
+
+* **invariants** -- the census (each face ``copies`` times across hands, laid-down
+  cards, dead cards, the nọc and the window) and every seat's hand size;
+* **deadlock** -- a non-terminal position in which the awaited seat has no legal
+  action, classified as in checks/explore.py;
+* **endless play** -- a cycle among positions with the same nọc position;
+* claim ties and their tie-break, outcomes.
+
+and, in a deterministic sample of states (every ``check_every``-th distinct state, and
+every violating one), what needs the reference machine: the path to the state is
+replayed through `State` (model/game.py) -- each action checked legal by the reference --
+and the reference position must pack to the very same bytes and list the very same legal
+actions (``engines-disagree`` otherwise); then every check of checks/explore.py runs on
+the reference state: explanations against legality, rules cited (vacuity), and the
+same position under every other option value.
+
+The claim-window reduction of checks/explore.py applies (only the lowest awaited seat's
+answers are expanded; answers commute).  States are stored as a 64-bit hash of the
+packed bytes (collision chance about N^2 / 2^65) with a parent link, an action number, a
+depth and a nọc position: about 90 bytes per state with the dict, plus the frontier of
+packed positions (``size`` bytes each) waiting in the queue.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from array import array
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from chanspec.model import cards
+from chanspec.model.game import Action, ActionError, Deal, State
+from chanspec.model.packed import (
+    P_DISCARD,
+    P_OPENING,
+    P_OVER,
+    P_RETURN,
+    P_WINDOW,
+    Packed,
+    claim_kind,
+)
+from chanspec.model.table import Rules
+
+from . import explore
+from .explore import STUCK_TEXT, DealResult, Result, Violation
+
+Progress = Callable[[int, int, int, int, float], None]  # distinct, generated, queue, depth, s
+
+
+def search(rules: Rules, deals: Sequence[Deal], *, cap: int = 10_000_000,
+           check_every: int = 1000, por: bool = True, label: str = "",
+           progress: Progress | None = None, progress_every: float = 2.0) -> Result:
+    """One breadth-first search from every deal at once."""
+    t0 = time.perf_counter()
+    pk = Packed(rules, deals)
+    res = DealResult(0)
+    alts = explore.alt_rules(rules)
+    res.cited_allow.update((rules.rid("deck.rule"), rules.variant.rule,
+                            rules.rid("turn.opener_rule")))
+    ids: dict[int, int] = {}
+    parent = array("i")
+    act = array("H")
+    depth = array("H")
+    nocp = array("B")
+    esrc = array("i")
+    edst = array("i")
+    act_ids: dict[Action, int] = {}
+    act_list: list[Action] = [Action("pass", -1)]
+    q: deque[tuple[bytes, int]] = deque()
+    roots: dict[int, int] = {}  # state number of a root -> its deal number
+    for i in range(len(deals)):
+        p = pk.initial(i)
+        k = hash(p)
+        if k in ids:
+            continue
+        roots[len(parent)] = i
+        ids[k] = len(parent)
+        q.append((p, len(parent)))
+        parent.append(-1)
+        act.append(0)
+        depth.append(0)
+        nocp.append(0)
+
+    want = _census_key([rules.copies if f in rules.faces else 0 for f in range(30)])
+    noc_keys = [[_census_key(_counts(noc[j:])) for j in range(len(noc) + 1)]
+                for noc in pk.nocs]
+    F = cards.NUM_FACES
+    card_key = [1 << (8 * f) for f in range(F)]
+    n = pk.n
+    spans = [(s, pk.HANDS + s * F, pk.LAID + s * F) for s in range(n)]
+    opener = [d.opener for d in deals]
+    expect = _Expected(pk)
+    dead = pk.DEAD
+    resp = pk.RESP
+    stuck_as_written = pk.plan.stuck_as_written
+    frm = int.from_bytes
+    tie_rule = rules.rid("claims.tie_break_rule")
+
+    def path_to(i: int) -> tuple[int, tuple[Action, ...]]:
+        out = []
+        while parent[i] >= 0:
+            out.append(act_list[act[i]])
+            i = parent[i]
+        return i, tuple(reversed(out))
+
+    def found(kind: str, what: str, vi: str, en: str, rids: tuple[str, ...], i: int) -> None:
+        if (kind, what) not in res.violations:
+            root, path = path_to(i)
+            res.violations[(kind, what)] = Violation(kind, what, vi, en, rids,
+                                                     roots[root], path)
+
+    n_state = 0
+    last = t0
+    while q:
+        if len(q) > res.max_queue:
+            res.max_queue = len(q)
+        p, i = q.popleft()
+        n_state += 1
+        ph = p[0]
+        # ---- invariants on the packed position
+        c = frm(p[dead:dead + F], "little") + noc_keys[p[3] * 256 + p[4]][p[2]]
+        if ph == P_WINDOW:
+            c += card_key[p[5]]
+        sizes = expect[ph, p[1], opener[p[3] * 256 + p[4]], p[15]]
+        bad = False
+        for s, h, lo in spans:
+            hs, ls = p[h:h + F], p[lo:lo + F]
+            c += frm(hs, "little") + frm(ls, "little")
+            if sum(hs) + sum(ls) != sizes[s] and sizes[s] >= 0:
+                bad = True
+        if c != want:
+            bad = True
+        if bad:
+            _invariants(pk, p, rules, i, found)
+        # ---- what happens next
+        if ph == P_OVER:
+            res.outcomes["draw" if p[16] == 4 else "win"] += 1
+            continue
+        tie_possible = False
+        if ph == P_WINDOW:
+            answers = p[resp:]
+            if por:
+                legal = pk.legal(p, answers.index(1))
+            else:
+                legal = pk.legal(p)
+            # a tie needs the window to close on this answer and another claim made
+            tie_possible = answers.count(1) == 1 and max(answers) > 2
+        else:
+            legal = pk.legal(p)
+        sample = n_state % check_every == 0
+        if not legal:
+            res.outcomes["stuck"] += 1
+            what = _stuck_what(pk, p, stuck_as_written)
+            vi, en = STUCK_TEXT[what]
+            found("deadlock", what, vi, en, (rules.rid("turn.stuck_rule"),), i)
+            sample = True
+        if sample or bad:
+            _reference_check(pk, res, alts, i, p, path_to, found)
+        for a in legal:
+            if tie_possible and _closes_tie(pk, p, a):
+                res.ties += 1
+                res.cited_allow.add(tie_rule)
+                if res.tie_path is None:
+                    res.tie_path = path_to(i)[1] + (a,)
+            cp = pk.step(p, a)
+            res.generated += 1
+            k = hash(cp)
+            j = ids.get(k)
+            if j is None:
+                if len(parent) >= cap:
+                    res.complete = False
+                    continue
+                j = len(parent)
+                ids[k] = j
+                parent.append(i)
+                aid = act_ids.get(a)
+                if aid is None:
+                    aid = act_ids[a] = len(act_list)
+                    act_list.append(a)
+                act.append(aid)
+                d = depth[i] + 1
+                depth.append(d)
+                nocp.append(cp[2])
+                if d > res.depth:
+                    res.depth = d
+                q.append((cp, j))
+            if cp[2] == p[2]:
+                esrc.append(i)
+                edst.append(j)
+        if progress is not None and n_state & 4095 == 0:
+            now = time.perf_counter()
+            if now - last >= progress_every:
+                last = now
+                progress(len(parent), res.generated, len(q), res.depth, now - t0)
+    res.distinct = len(parent)
+    cyc = explore._cycle(esrc, edst, len(parent))
+    if cyc is not None:
+        rr = rules.rid("turn.exhausted_rule")
+        steps = " → ".join(act_list[act[x]].code() for x in cyc[1:])
+        found("endless", "cycle", f"Ván có thể kéo dài mãi mà không bốc nọc: {steps}",
+              f"The hand can go on for ever without drawing: {steps}", (rr,), cyc[0])
+    res.store_bytes = (sys.getsizeof(ids) + len(ids) * 32  # the dict and its int keys
+                       + sum(a.itemsize * len(a) for a in (parent, act, depth, nocp)))
+    res.seconds = time.perf_counter() - t0
+    if progress is not None:
+        progress(len(parent), res.generated, 0, res.depth, res.seconds)
+    out = Result(label or rules.table.id, rules, list(deals), [res], res.seconds, 1)
+    out.edges = len(esrc)  # type: ignore[attr-defined]
+    out.packed_bytes = pk.size  # type: ignore[attr-defined]
+    return out
+
+
+class _Expected(dict[tuple[int, int, int, int], tuple[int, ...]]):
+    """(phase, actor, opener, winner) -> every seat's expected hand size (-1: the
+    winner, who took the card), as `Packed.expected_hand_size` says."""
+
+    def __init__(self, pk: Packed):
+        super().__init__()
+        self.pk = pk
+
+    def __missing__(self, key: tuple[int, int, int, int]) -> tuple[int, ...]:
+        ph, actor, opener, winner = key
+        pk = self.pk
+        out = []
+        for s in range(pk.n):
+            if ph == P_OPENING:
+                out.append(pk.opener_cards if s == opener else pk.other_cards)
+            elif ph in (P_DISCARD, P_RETURN) and s == actor:
+                out.append(pk.other_cards + 1)
+            elif ph == P_OVER and s == winner:
+                out.append(-1)
+            else:
+                out.append(pk.other_cards)
+        v = self[key] = tuple(out)
+        return v
+
+
+def _counts(faces: Sequence[int]) -> list[int]:
+    c = [0] * 30
+    for f in faces:
+        c[f] += 1
+    return c
+
+
+def _census_key(counts: Sequence[int]) -> int:
+    """A count vector as one integer, a byte per face (sums never carry: counts <= 255)."""
+    return int.from_bytes(bytes(counts), "little")
+
+
+def _stuck_what(pk: Packed, p: bytes, as_written: bool) -> str:
+    if p[0] in (P_OPENING, P_DISCARD, P_RETURN):
+        if not any(pk.hand(p, p[1])):
+            return "stuck-empty-hand"
+        if as_written:
+            return "stuck-all-banned"
+    return "stuck-other"
+
+
+def _closes_tie(pk: Packed, p: bytes, a: Action) -> bool:
+    """Does answering `a` close a window with two claims of the same top tier?"""
+    r, n = pk.RESP, pk.n
+    if [s for s in range(n) if p[r + s] == 1] != [a.seat]:
+        return False
+    codes = [p[r + s] for s in range(n) if p[r + s] > 2]
+    if a.kind not in ("pass", "timeout"):
+        codes.append(Packed.answer_code(a))
+    if len(codes) < 2:
+        return False
+    tiers = [pk.tier[claim_kind(c)] for c in codes]
+    return tiers.count(min(tiers)) >= 2
+
+
+def _invariants(pk: Packed, p: bytes, rules: Rules, i: int,
+                found: Callable[..., None]) -> None:
+    want = [rules.copies if f in rules.faces else 0 for f in range(cards.NUM_FACES)]
+    cen = pk.census(p)
+    if cen != want:
+        bad = [f for f in range(cards.NUM_FACES) if cen[f] != want[f]]
+        found("invariant", "census",
+              f"Kiểm đếm sai: {', '.join(f'{cards.name(f)} có {cen[f]}' for f in bad)}",
+              f"Census broken: {', '.join(f'{cards.name(f)} x{cen[f]}' for f in bad)}",
+              (rules.rid("deck.rule"),), i)
+    for s in range(pk.n):
+        hs, es = pk.hand_size(p, s), pk.expected_hand_size(p, s)
+        if hs != es:
+            found("invariant", "hand-size", f"Ghế {s} có {hs} quân, đáng lẽ {es}",
+                  f"Seat {s} holds {hs} cards, expected {es}", (rules.variant.rule,), i)
+
+
+def _reference_check(pk: Packed, res: DealResult, alts: Any, i: int, p: bytes,
+                     path_to: Callable[[int], tuple[int, tuple[Action, ...]]],
+                     found: Callable[..., None]) -> None:
+    """Replay the path through the reference machine and compare, then run the
+    reference's own checks on the state (explanations, vacuity, other option values)."""
+    deal = pk.deal_index(p)
+    _, path = path_to(i)
+    try:
+        st = State.replay(pk.rules, pk.deals[deal], path)
+    except ActionError as e:
+        found("contradiction", "engines-disagree",
+              f"Máy nén cho phép một nước mà máy tham chiếu cấm: {e}",
+              f"The packed machine took a step the reference forbids: {e}", tuple(e.rules), i)
+        return
+    legal = st.legal_actions()
+    if pk.encode(st, deal) != p or pk.legal(p) != legal:
+        found("contradiction", "engines-disagree",
+              "Máy nén và máy tham chiếu khác nhau ở thế bài này",
+              "The packed and the reference machines differ in this position", (), i)
+        return
+    for kind, what, vi, en, rids in explore.check_state(st, legal, True, res.cited_allow,
+                                                        res.cited_refuse):
+        found(kind, what, vi, en, rids, i)
+    if st.is_terminal():
+        res.cited_allow.update((st.outcome() or {}).get("rules", ()))
+        return
+    if legal and alts:
+        res.option_samples += 1
+        ls = set(legal)
+        for opt, val, alt in alts:
+            if explore.reevaluate(st, alt) != ls:
+                res.option_changes[f"{opt}={val}"] += 1
+    for a in legal:
+        explore._cite_events(st, st.child(a), a, res.cited_allow)

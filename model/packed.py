@@ -1,0 +1,670 @@
+"""The hand of `model/game.py` as packed bytes, for exploring millions of positions.
+
+`State` (model/game.py) is the reference: readable, explained rule by rule, with a full
+history.  A model checker needs the opposite trade: a position as small as possible,
+hashable as it stands, and successors computed without copying lists, dicts and event
+logs.  `Packed` is that second implementation of the same machine, for one resolved rule
+set and a list of deals.  A position is an immutable ``bytes`` of fixed length:
+
+=========  ======================================================================
+offset     contents
+=========  ======================================================================
+0          phase: 0 opening, 1 window, 2 discard, 3 return, 4 over
+1          actor (255: none)
+2          nọc position
+3, 4       deal number (high, low byte) -- one search may hold many deals
+5 .. 11    the window: card, gate, source (0 draw, 1 discard, 2 return), turn,
+           giver, passed-on (0/1), reclaimer (255: none)
+12 .. 14   the interrupted window of an out-of-turn chíu: gate, turn, passed-on
+15, 16     result: winner (255: none), kind (1 ù, 2 chíu-ù, 3 opening ù, 4 drawn)
+CHAN       per seat: chắn laid down (a chíu counts 2)
+HANDS      per seat: concealed count of each of the 30 faces
+LAID       per seat: laid-down count of each face
+DEAD       dead cards, count per face (their gates never matter again)
+BANS       per seat, 31 bytes: for each face (and a last byte for "any face") the bans
+           the seat's past created, one bit per kind (`BAN_BITS`), and bit 64: the seat
+           has discarded that face
+TMP        31 bytes: the bans created by the pass a reclaimer may still undo (empty
+           unless the open window has a reclaimer)
+OPTF       per seat, while a window is open: what its claims were (bit 1 a win, 2 eating
+           a chắn, 4 eating a cạ) -- derived, kept so settling the window needs no
+           second look
+RESP       per seat: 0 not asked, 1 awaited, else its answer (2 pass, 3 ù, 4 chíu-ù,
+           5 chíu, 32 + face eat, 64 + face reclaim)
+=========  ======================================================================
+
+What is deliberately left out, because it never changes what may happen next: the
+history, the event log, the order of dead cards and at which gate they lie, how laid-down
+cards are grouped (only their counts and the chắn they make), and which rule row created
+a ban (only what it bans).  Everything the table decides is read from the same resolved
+`Rules` and the same derived `_plan` as the reference; nothing here states a house rule.
+
+`encode(state)` packs a reference `State`; `legal(p)` and `step(p, action)` are the
+machine.  tests/test_packed.py checks, over every reachable position of small
+configurations under every option value, that ``legal(encode(s)) == s.legal_actions()``
+and ``step(encode(s), a) == encode(s.child(a))`` -- the reference is the oracle.  The
+explorer (checks/explore.py, ``engine="packed"``) replays a sample of the positions it
+reaches through the reference and compares again, in every run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from . import cards
+from .game import Action, ActionError, Deal, State, _plan, check_deal
+from .table import TRIGGERS, Rules
+from .win import engine
+
+F = cards.NUM_FACES
+ANY = F  # the "any face" slot of a ban row
+NONE = 255
+
+PHASES = ("opening", "window", "discard", "return", "over")
+P_OPENING, P_WINDOW, P_DISCARD, P_RETURN, P_OVER = range(5)
+SOURCES = ("draw", "discard", "return")
+S_DRAW, S_DISCARD, S_RETURN = range(3)
+RESULT_KINDS = {"u": 1, "chiu-u": 2, "opening": 3, "draw": 4}
+RESULT_NAMES = {v: k for k, v in RESULT_KINDS.items()}
+
+BAN_BITS = {"discard": 1, "eat-chan": 2, "eat-ca": 4, "chiu": 8, "win": 16,
+            "discard-ca-pair": 32}
+B_DISCARD, B_EAT_CHAN, B_EAT_CA, B_CHIU, B_WIN, B_DCP = (1, 2, 4, 8, 16, 32)
+DISCARDED = 64
+
+NO_ACTIONS: list[Action] = []  # shared; never changed
+CLOSED = bytes((NONE, NONE, NONE, NONE, NONE, 0, NONE))  # window bytes WC..WR, no window
+
+R_ASKED, R_PASS, R_U, R_CHIU_U, R_CHIU = 1, 2, 3, 4, 5
+R_EAT, R_RECLAIM = 32, 64
+WINS = (R_U, R_CHIU_U)
+
+# header offsets
+PH, AC, NP, DH, DL = 0, 1, 2, 3, 4
+WC, WG, WS, WT, WV, W2, WR = 5, 6, 7, 8, 9, 10, 11
+IG, IT, I2 = 12, 13, 14
+RW, RK = 15, 16
+HEADER = 17
+
+
+def option_flags(opts: Sequence[Action], card: int) -> int:
+    """OPTF bits of a seat's claims: 1 a win, 2 eating a chắn, 4 eating a cạ."""
+    f = 0
+    for a in opts:
+        k = a.kind
+        if k in ("u", "chiu-u"):
+            f |= 1
+        elif k == "eat":
+            f |= 2 if a.card == card else 4
+    return f
+
+
+def claim_kind(code: int) -> int:
+    """The claim an answer code makes (its card left out)."""
+    if code >= R_RECLAIM:
+        return R_RECLAIM
+    if code >= R_EAT:
+        return R_EAT
+    return code
+
+
+class Packed:
+    """The machine on packed positions, for one resolved rule set and a list of deals."""
+
+    def __init__(self, rules: Rules, deals: Sequence[Deal]):
+        if len(deals) > 65535:
+            raise ValueError("one packed search holds at most 65,535 deals")
+        self.rules = rules
+        self.deals = tuple(deals)
+        for d in self.deals:
+            check_deal(rules, d)
+        self.nocs = tuple(d.noc for d in self.deals)
+        n = self.n = rules.players
+        self.plan = p = _plan(rules)
+        self.is_win = engine(rules).is_win
+        self.faces = rules.faces
+        self.copies = rules.copies
+        # offsets of the per-seat areas
+        self.CHAN = HEADER
+        self.HANDS = self.CHAN + n
+        self.LAID = self.HANDS + n * F
+        self.DEAD = self.LAID + n * F
+        self.BANS = self.DEAD + F
+        self.TMP = self.BANS + n * (F + 1)
+        self.OPTF = self.TMP + F + 1
+        self.RESP = self.OPTF + n  # last: a window's positions share all bytes before
+        self.size = self.RESP + n
+        self.no_window = bytes(2 * n)  # OPTF and RESP of a closed window
+        # per seat: (seat, hand offset, ban row offset, laid-chắn offset)
+        self.spans = tuple((s, self.HANDS + s * F, self.BANS + s * (F + 1), self.CHAN + s)
+                           for s in range(n))
+        # a seat's claims on a window, by what decides them (see window_options)
+        self._opts: dict[bytes, tuple[list[Action], int]] = {}
+        self.cache_max = 200_000
+        # what the table decides, read once (the same plan the reference reads)
+        ok = p.claim_ok
+        self.claim_ok = {s: (ok[(s, "u")], ok[(s, "chiu-u")], ok[(s, "chiu")], ok[(s, "eat")])
+                         for s in SOURCES}
+        self.tier = {R_U: p.tier["u"], R_CHIU_U: p.tier["chiu-u"], R_CHIU: p.tier["chiu"],
+                     R_EAT: p.tier["eat"], R_RECLAIM: p.tier["reclaim"]}
+        # bans each trigger creates: (bit, face-specific?), in the table's order
+        self.trig: dict[str, tuple[int, int, int]] = dict.fromkeys(TRIGGERS, (0, 0, 0))
+        for trig, rows in p.by_trigger.items():
+            face_bits = any_bits = 0
+            for _rule, bans in rows:
+                for ban in bans:
+                    if ban in ("win", "discard-ca-pair"):
+                        any_bits |= BAN_BITS[ban]
+                    else:
+                        face_bits |= BAN_BITS[ban]
+            self.trig[trig] = (face_bits, any_bits & ~B_WIN, any_bits & B_WIN)
+        self.u_ok = tuple(self.claim_ok[src][0] for src in SOURCES)
+        self.eat_cands = {x: tuple(p.eat_cands[x]) for x in rules.faces}
+        self.ca_partners = {x: tuple(sorted(p.ca_partners[x])) for x in rules.faces}
+        self.odd_group = tuple(sorted(rules.odd_group))
+        v = rules.variant
+        self.opener_cards, self.other_cards = v.opener_cards, v.other_cards
+        self.act = p.act
+        self.card_act = p.card_act
+
+    # ------------------------------------------------------------------ packing
+    def initial(self, index: int) -> bytes:
+        """The position right after deal number `index` (the opener to act)."""
+        return self.encode(State(self.rules, self.deals[index]), index)
+
+    def encode(self, st: State, index: int = 0) -> bytes:
+        """Pack a reference position (dealt from deal number `index`)."""
+        if st.phase == "chance":
+            raise ActionError("a position before the deal has nothing to pack")
+        n, m = self.n, bytearray(self.size)
+        m[PH] = PHASES.index(st.phase)
+        m[AC] = NONE if st.actor is None else st.actor
+        m[NP] = st.noc_pos
+        m[DH], m[DL] = divmod(index, 256)
+        w = st.window
+        for o in (WC, WG, WS, WT, WV, W2, WR, IG, IT, I2, RW):
+            m[o] = NONE
+        m[W2] = m[I2] = m[RK] = 0
+        if w is not None:
+            m[WC], m[WG], m[WS], m[WT] = w.card, w.gate, SOURCES.index(w.source), w.turn
+            m[WV] = NONE if w.giver is None else w.giver
+            m[W2] = int(w.second)
+            m[WR] = NONE if w.reclaimer is None else w.reclaimer
+            for s, opts in w.options.items():
+                a = w.responses.get(s)
+                m[self.RESP + s] = R_ASKED if a is None else self.answer_code(a)
+                m[self.OPTF + s] = option_flags(opts, w.card)
+        if st.interrupted is not None:
+            i = st.interrupted
+            m[IG], m[IT], m[I2] = i.gate, i.turn, int(i.second)
+        if st.result is not None:
+            win = st.result.get("winner")
+            m[RW] = NONE if win is None else win
+            m[RK] = RESULT_KINDS["draw" if win is None else st.result["kind"]]
+        for s in range(n):
+            m[self.CHAN + s] = st.laid_chan[s]
+            h, lo = self.HANDS + s * F, self.LAID + s * F
+            for f in range(F):
+                m[h + f] = st.hands[s][f]
+            for g in st.laid[s]:
+                for f in g.faces:
+                    m[lo + f] += 1
+            for f in st.dead[s]:
+                m[self.DEAD + f] += 1
+            b = self.BANS + s * (F + 1)
+            undo = (w.reclaim_origin if w is not None and w.reclaimer == s else None)
+            for mk in st.marks[s]:
+                bit = BAN_BITS[mk.ban]
+                slot = ANY if mk.face is None else mk.face
+                if mk.origin == undo and mk.ban != "win":
+                    m[self.TMP + slot] |= bit
+                else:
+                    m[b + slot] |= bit
+            for f in st.discarded[s]:
+                m[b + f] |= DISCARDED
+        return bytes(m)
+
+    @staticmethod
+    def answer_code(a: Action) -> int:
+        k = a.kind
+        if k == "pass":
+            return R_PASS
+        if k == "u":
+            return R_U
+        if k == "chiu-u":
+            return R_CHIU_U
+        if k == "chiu":
+            return R_CHIU
+        if k == "eat":
+            return R_EAT + a.card  # type: ignore[operator]
+        if k == "reclaim":
+            return R_RECLAIM + a.card  # type: ignore[operator]
+        raise ActionError(f"{a.code()} is not an answer to a claim window")
+
+    def answer_action(self, s: int, code: int) -> Action:
+        if code == R_PASS:
+            return self.act["pass"][s]
+        if code == R_U:
+            return self.act["u"][s]
+        if code == R_CHIU_U:
+            return self.act["chiu-u"][s]
+        if code == R_CHIU:
+            return self.act["chiu"][s]
+        if code >= R_RECLAIM:
+            return self.card_act["reclaim"][s][code - R_RECLAIM]
+        return self.card_act["eat"][s][code - R_EAT]
+
+    # ------------------------------------------------------------------ queries
+    def deal_index(self, p: bytes) -> int:
+        return p[DH] * 256 + p[DL]
+
+    def phase(self, p: bytes) -> str:
+        return PHASES[p[PH]]
+
+    def is_terminal(self, p: bytes) -> bool:
+        return p[PH] == P_OVER
+
+    def noc_pos(self, p: bytes) -> int:
+        return p[NP]
+
+    def outcome(self, p: bytes) -> tuple[str, int | None] | None:
+        """("u" | "chiu-u" | "opening" | "draw", winner), once the hand is over."""
+        if p[PH] != P_OVER:
+            return None
+        return RESULT_NAMES[p[RK]], (None if p[RW] == NONE else p[RW])
+
+    def pending(self, p: bytes) -> tuple[int, ...]:
+        ph = p[PH]
+        if ph == P_WINDOW:
+            r = self.RESP
+            return tuple(s for s in range(self.n) if p[r + s] == R_ASKED)
+        if ph == P_OVER:
+            return ()
+        return (p[AC],)
+
+    def hand(self, p: bytes, s: int) -> bytes:
+        o = self.HANDS + s * F
+        return p[o:o + F]
+
+    def census(self, p: bytes) -> list[int]:
+        """Copies of each face anywhere: hands, laid, dead, nọc, window."""
+        c = list(p[self.DEAD:self.DEAD + F])
+        for o in range(self.HANDS, self.DEAD, F):
+            for f in self.faces:
+                c[f] += p[o + f]
+        for f in self.nocs[self.deal_index(p)][p[NP]:]:
+            c[f] += 1
+        if p[PH] == P_WINDOW:
+            c[p[WC]] += 1
+        return c
+
+    def hand_size(self, p: bytes, s: int) -> int:
+        h, lo = self.HANDS + s * F, self.LAID + s * F
+        return sum(p[h:h + F]) + sum(p[lo:lo + F])
+
+    def expected_hand_size(self, p: bytes, s: int) -> int:
+        ph = p[PH]
+        if ph == P_OPENING:
+            return self.opener_cards if s == self.deals[self.deal_index(p)].opener \
+                else self.other_cards
+        if ph in (P_DISCARD, P_RETURN) and s == p[AC]:
+            return self.other_cards + 1
+        if ph == P_OVER and p[RW] == s:
+            return self.hand_size(p, s)
+        return self.other_cards
+
+    # ------------------------------------------------------------------ legality
+    def _discardable(self, p: bytes | bytearray, s: int) -> list[int]:
+        h = self.HANDS + s * F
+        b = self.BANS + s * (F + 1)
+        held = [f for f in self.faces if p[h + f]]
+        pair_ban = p[b + ANY] & B_DCP
+        if not pair_ban:
+            ok = [f for f in held if not p[b + f] & B_DISCARD]
+        else:
+            ca = self.ca_partners
+            ok = [f for f in held if not p[b + f] & B_DISCARD
+                  and not any(p[b + e] & DISCARDED for e in ca[f])]
+        if ok or self.plan.stuck_as_written:
+            return ok
+        return held
+
+    def _eat_partners(self, p: bytes | bytearray, s: int, x: int,
+                      undo: bool = False) -> list[int]:
+        """Faces y the seat may eat x with (``undo``: the reclaimer, whose bans from the
+        pass being undone do not count)."""
+        h = self.HANDS + s * F
+        hand = p[h:h + F]
+        if self.plan.keep_one and sum(hand) <= 1:
+            return []
+        b = self.BANS + s * (F + 1)
+        bx, ba = p[b + x], p[b + ANY]
+        if not undo and p[WR] == s:
+            bx |= p[self.TMP + x]
+            ba |= p[self.TMP + ANY]
+        out = []
+        ca_ok: bool | None = None
+        for y in self.eat_cands[x]:
+            if not hand[y]:
+                continue
+            if y == x:
+                if not (bx | ba) & B_EAT_CHAN:
+                    out.append(y)
+            else:
+                if ca_ok is None:
+                    ca_ok = not (bx | ba) & B_EAT_CA
+                if ca_ok and not self._splits_ca(hand, y):
+                    out.append(y)
+        return out
+
+    def _splits_ca(self, hand: bytes, y: int) -> bool:
+        if hand[y] % 2 == 0 or not any(hand[z] % 2 for z in self.ca_partners[y]):
+            return False
+        g = self.odd_group
+        return not (y in g and sum(hand[f] for f in g) % 2 == 1)
+
+    def seat_options(self, p: bytes | bytearray, s: int) -> list[Action]:
+        """Every claim seat `s` may make on the window's card (pass is implicit);
+        `_window_options` of the reference for one seat."""
+        x, src = p[WC], p[WS]
+        if s == p[WV]:
+            return []
+        second = p[W2] == 1
+        turn, reclaimer = p[WT], p[WR]
+        in_turn = s == turn
+        if second and not in_turn and s != reclaimer:
+            return []
+        if s == reclaimer:
+            mine = self.card_act["reclaim"][s]
+            return [mine[y] for y in self._eat_partners(p, s, x, undo=True)]
+        u_ok, chiu_u_ok, chiu_ok, eat_ok = self.claim_ok[SOURCES[src]]
+        u_ok = u_ok and not second
+        chiu_u_ok = chiu_u_ok and not second
+        h = self.HANDS + s * F
+        hx = p[h + x]
+        if not in_turn and not u_ok and hx < 3:
+            return []
+        acts: list[Action] = []
+        b = self.BANS + s * (F + 1)
+        bits = p[b + x] | p[b + ANY]
+        hand = p[h:h + F]
+        chan = p[self.CHAN + s]
+        if (u_ok or (chiu_u_ok and hx >= 3)) and not p[b + ANY] & B_WIN:
+            if u_ok and self.is_win(hand, chan, x, "u"):
+                acts.append(self.act["u"][s])
+            if chiu_u_ok and hx >= 3 and not bits & B_CHIU and self.is_win(hand, chan, x,
+                                                                            "chiu-u"):
+                acts.append(self.act["chiu-u"][s])
+        if chiu_ok and hx >= 3 and not bits & B_CHIU:
+            if (not second or in_turn) and not (self.plan.keep_one and sum(hand) <= 3):
+                acts.append(self.act["chiu"][s])
+        may_eat = eat_ok and not (src == S_DRAW and not second and self.plan.next_only)
+        if may_eat and in_turn:
+            mine = self.card_act["eat"][s]
+            acts.extend(mine[y] for y in self._eat_partners(p, s, x))
+        return acts
+
+    def claims_of(self, p: bytes | bytearray, s: int) -> list[Action]:
+        """Seat `s`'s claims on the open window (`seat_options`).  They depend only on
+        the seat's own hand, laid chắn and bans and on the window, so they are
+        remembered by those bytes (`_opts`, cleared past `cache_max` entries)."""
+        x, turn, reclaimer = p[WC], p[WT], p[WR]
+        in_turn = s == turn
+        _, h, b, c = self.spans[s]
+        if s == p[WV] or (s != reclaimer and not in_turn and (
+                p[W2] or (not self.u_ok[p[WS]] and p[h + x] < 3))):
+            return NO_ACTIONS
+        key = bytes((s, x, p[WS], p[W2], in_turn, s == reclaimer, p[c])
+                    ) + p[h:h + F] + p[b:b + F + 1]
+        e = self._opts.get(key)
+        return (e or self._remember(key, p, s))[0]
+
+    def _remember(self, key: bytes, p: bytes | bytearray, s: int) -> tuple[list[Action], int]:
+        if len(self._opts) >= self.cache_max:
+            self._opts.clear()
+        o = self.seat_options(p, s)
+        e = self._opts[key] = (o, option_flags(o, p[WC]))
+        return e
+
+    def window_options(self, p: bytes | bytearray) -> list[list[Action]]:
+        """Every seat's claims on the open window."""
+        return [self.claims_of(p, s) for s in range(self.n)]
+
+    def legal(self, p: bytes, seat: int | None = None) -> list[Action]:
+        """`State.legal_actions()` of the position, in the same order."""
+        ph = p[PH]
+        if ph == P_OVER:
+            return []
+        acts: list[Action] = []
+        pend: Sequence[int]
+        if ph == P_WINDOW:
+            pend = self.pending(p)
+            for s in pend:
+                if seat is not None and s != seat:
+                    continue
+                acts.extend(self.claims_of(p, s))
+                acts.append(self.act["pass"][s])
+        else:
+            s = p[AC]
+            pend = (s,)
+            if seat is not None and seat != s:
+                return []
+            if ph == P_OPENING:
+                if self._can_win_opening(p, s):
+                    acts.append(self.act["u"][s])
+                mine = self.card_act["discard"][s]
+            else:
+                mine = self.card_act["discard" if ph == P_DISCARD else "return"][s]
+            acts.extend(mine[f] for f in self._discardable(p, s))
+        if self.plan.auto_timeout:
+            for s in pend:
+                if (seat is None or s == seat) and (ph == P_WINDOW
+                                                    or self._discardable(p, s)):
+                    acts.append(self.act["timeout"][s])
+        return acts
+
+    def _can_win_opening(self, p: bytes | bytearray, s: int) -> bool:
+        b = self.BANS + s * (F + 1)
+        if p[b + ANY] & B_WIN:
+            return False
+        h = self.HANDS + s * F
+        return self.is_win(p[h:h + F], p[self.CHAN + s], None, "opening")
+
+    # ------------------------------------------------------------------ transitions
+    def step(self, p: bytes, a: Action) -> bytes:
+        """The position after a legal action (``State.child``; the caller guarantees
+        legality, as the explorer does by taking actions from `legal`)."""
+        m = bytearray(p)
+        k, s = a.kind, a.seat
+        ph = m[PH]
+        if k == "timeout":
+            if ph == P_WINDOW:
+                k = "pass"
+            else:
+                k = "return" if ph == P_RETURN else "discard"
+                a = self.card_act[k][s][self._discardable(m, s)[0]]
+        if ph == P_OPENING:
+            if k == "u":
+                self._win(m, s, "opening", None)
+            else:
+                if self._can_win_opening(m, s):
+                    self._trigger(m, s, "decline-opening", None)
+                self._discard(m, s, a.card)  # type: ignore[arg-type]
+        elif ph == P_DISCARD:
+            self._discard(m, s, a.card)  # type: ignore[arg-type]
+        elif ph == P_RETURN:
+            self._return(m, s, a.card)  # type: ignore[arg-type]
+        else:
+            r = self.RESP
+            m[r + s] = R_PASS if k == "pass" else self.answer_code(a)
+            if R_ASKED not in m[r:]:
+                self._resolve(m)
+        return bytes(m)
+
+    def _trigger(self, m: bytearray, s: int, trigger: str, face: int | None,
+                 tmp: bool = False) -> None:
+        """Record the bans a trigger creates; with `tmp`, the ones a reclaim may undo go
+        to TMP (a declined win is never undone)."""
+        fb, ab, win = self.trig[trigger]
+        b = self.BANS + s * (F + 1)
+        if win:
+            m[b + ANY] |= B_WIN
+        to = self.TMP if tmp else b
+        if ab:
+            m[to + ANY] |= ab
+        if fb:
+            m[to + (ANY if face is None else face)] |= fb
+
+    def _discard(self, m: bytearray, s: int, f: int) -> None:
+        m[self.HANDS + s * F + f] -= 1
+        self._trigger(m, s, "discard", f)
+        m[self.BANS + s * (F + 1) + f] |= DISCARDED
+        self._open(m, f, s, S_DISCARD, (s + 1) % self.n, s, 0, NONE)
+
+    def _return(self, m: bytearray, s: int, f: int) -> None:
+        m[self.HANDS + s * F + f] -= 1
+        self._trigger(m, s, "discard", f)
+        m[self.BANS + s * (F + 1) + f] |= DISCARDED
+        gate, turn, second = m[IG], m[IT], m[I2]
+        m[IG] = m[IT] = NONE
+        m[I2] = 0
+        self._open(m, f, gate, S_RETURN, turn, s, second, NONE)
+
+    def _open(self, m: bytearray, card: int, gate: int, src: int, turn: int, giver: int,
+              second: int, reclaimer: int) -> None:
+        m[PH], m[AC] = P_WINDOW, NONE
+        m[WC:WR + 1] = bytes((card, gate, src, turn, giver, second, reclaimer))
+        r, fl = self.RESP, self.OPTF
+        asked = False
+        # claims_of for every seat, inlined: this is the machine's hottest loop
+        u_ok = self.u_ok[src] and not second
+        memo = self._opts
+        for s, h, b, c in self.spans:
+            in_turn = s == turn
+            if s == giver or (s != reclaimer and not in_turn and (
+                    second or (not u_ok and m[h + card] < 3))):
+                m[r + s] = m[fl + s] = 0
+                continue
+            key = bytes((s, card, src, second, in_turn, s == reclaimer, m[c])
+                        ) + m[h:h + F] + m[b:b + F + 1]
+            e = memo.get(key) or self._remember(key, m, s)
+            if e[0]:
+                m[r + s] = R_ASKED
+                m[fl + s] = e[1]
+                asked = True
+            else:
+                m[r + s] = m[fl + s] = 0
+        if not asked:
+            self._let_go(m)
+
+    def _close_window(self, m: bytearray) -> None:
+        """The window is settled: clear it (reclaimable bans become ordinary ones)."""
+        t = self.TMP
+        m[self.OPTF:] = self.no_window
+        rc = m[WR]
+        if rc != NONE:
+            b = self.BANS + rc * (F + 1)
+            for f in range(F + 1):
+                if m[t + f]:
+                    m[b + f] |= m[t + f]
+                    m[t + f] = 0
+        m[WC:WR + 1] = CLOSED
+
+    def _resolve(self, m: bytearray) -> None:
+        r, n = self.RESP, self.n
+        x, turn = m[WC], m[WT]
+        answers = m[r:]
+        if not any(answers):
+            self._let_go(m)
+            return
+        # declining: anyone who could win on this card and did not claim the win
+        fl = self.OPTF
+        for s, f in enumerate(m[fl:r]):
+            if f & 1 and answers[s] not in WINS:
+                self._trigger(m, s, "decline-u", None)
+        claims = [s for s, c in enumerate(answers) if c > R_PASS]
+        best = -1
+        if len(claims) == 1:
+            best = claims[0]
+        elif claims:
+            tier = self.tier
+            start = m[WG] if self.plan.owner_first else (m[WG] + 1) % n
+            best = min(claims, key=lambda s: (tier[claim_kind(m[r + s])], (s - start) % n))
+        # passing a card one could eat creates bans for the seat whose turn it was
+        took = best == turn
+        if m[r + turn] == R_PASS and not took:
+            could = m[fl + turn]
+            # when the card is then passed on with a reclaim allowed, these bans are the
+            # ones a reclaim undoes
+            tmp = self.plan.reclaim and best < 0 and m[WG] == turn and not m[W2]
+            if could & 2:
+                self._trigger(m, turn, "pass-could-chan", x, tmp)
+            if could & 4:
+                self._trigger(m, turn, "pass-could-ca", x, tmp)
+        if best < 0:
+            self._let_go(m)
+            return
+        code = m[r + best]
+        s = best
+        if code in WINS:
+            self._win(m, s, "u" if code == R_U else "chiu-u", x)
+            return
+        ho = self.HANDS + s * F
+        lo = self.LAID + s * F
+        if code == R_CHIU:
+            m[ho + x] -= 3
+            m[lo + x] += 4
+            m[self.CHAN + s] += 2
+            gate, second = m[WG], m[W2]
+            self._close_window(m)
+            if s == turn:
+                m[PH], m[AC] = P_DISCARD, s
+            else:
+                m[IG], m[IT], m[I2] = gate, turn, second
+                m[PH], m[AC] = P_RETURN, s
+            return
+        # eat or reclaim
+        if code >= R_RECLAIM:
+            y = code - R_RECLAIM
+            t = self.TMP
+            m[t:t + F + 1] = bytes(F + 1)  # the pass's bans are undone
+        else:
+            y = code - R_EAT
+        m[ho + y] -= 1
+        m[lo + x] += 1
+        m[lo + y] += 1
+        if y == x:
+            m[self.CHAN + s] += 1
+        self._close_window(m)
+        if y != x:
+            self._trigger(m, s, "eat-ca", x)
+        m[PH], m[AC] = P_DISCARD, s
+
+    def _let_go(self, m: bytearray) -> None:
+        card, gate, turn, second = m[WC], m[WG], m[WT], m[W2]
+        if gate == turn and not second:
+            src, giver = m[WS], m[WV]
+            # the TMP bans (if any) stay: the passed-on window may undo them
+            self._open(m, card, gate, src, (gate + 1) % self.n, giver, 1,
+                       gate if self.plan.reclaim else NONE)
+            return
+        self._close_window(m)
+        m[self.DEAD + card] += 1
+        self._draw(m, turn)
+
+    def _draw(self, m: bytearray, s: int) -> None:
+        noc = self.nocs[m[DH] * 256 + m[DL]]
+        pos = m[NP]
+        if pos >= len(noc):
+            m[PH], m[AC] = P_OVER, NONE
+            m[RW], m[RK] = NONE, RESULT_KINDS["draw"]
+            return
+        m[NP] = pos + 1
+        self._open(m, noc[pos], s, S_DRAW, s, NONE, 0, NONE)
+
+    def _win(self, m: bytearray, s: int, kind: str, card: int | None) -> None:
+        if card is not None:
+            self._close_window(m)
+            m[self.HANDS + s * F + card] += 1
+        m[PH], m[AC] = P_OVER, NONE
+        m[RW], m[RK] = s, RESULT_KINDS[kind]
