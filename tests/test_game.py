@@ -293,3 +293,28 @@ def test_explain_a_win_on_a_passed_on_card() -> None:
                 return
             st.apply(rng.choice(st.legal_actions()))
     raise AssertionError("no passed-on drawn card in 50 seeded hands")
+
+
+def test_reclaim_does_not_undo_bans_of_an_earlier_pass() -> None:
+    """§4 (passing a card one could eat bans it) with reclaim-deadline=before-next-acts.
+
+    Seat 0 passes the Chi Chi seat 3 discards although it could eat it as a cạ
+    (pass-ca-ban: no eating Chi Chi as a cạ).  The card dies and seat 0 draws another
+    Chi Chi, which it may not eat; nobody else may claim it at the gate, so it is passed
+    on.  Taking it back would undo only the bans of *this* pass -- there was none -- so
+    the ban from the earlier pass still holds and seat 0 is not offered a reclaim.
+    (Found while building the packed machine: the reference used to ignore the earlier
+    ban here, because both were recorded at the same history index.)"""
+    rules = table.load("family").resolve(4, {"reclaim-deadline": "before-next-acts"})
+    st = State.replay(rules, game.deal_random(rules, 1), map(Action.parse, [
+        "0:discard 1n", "1:pass", "1:eat 9v", "1:discard 8v", "2:eat 8n", "2:discard 8s",
+        "3:eat 8s", "3:discard chi", "0:pass"]))
+    chi = cards.parse("chi")
+    w = st.window
+    assert w is not None and w.card == chi and w.second and w.reclaimer == 0
+    assert any(m.ban == "eat-ca" and m.face == chi for m in st.marks[0])
+    assert not st.legal_actions(0)
+    partners = [y for y in rules.faces if st.hands[0][y] and rules.is_ca(chi, y)]
+    assert partners  # seat 0 could make a cạ with it, but for the ban
+    e = st.explain(Action("reclaim", 0, partners[0]))
+    assert not e.legal
