@@ -51,6 +51,7 @@ from chanspec.model.table import Rules
 from . import explore
 from .explore import STUCK_TEXT, DealResult, Result, Violation
 
+NO_ACTION = Action("pass", -1)  # stands for "no action" at the deals themselves
 Progress = Callable[[int, int, int, int, float], None]  # distinct, generated, queue, depth, s
 
 
@@ -64,16 +65,14 @@ def search(rules: Rules, deals: Sequence[Deal], *, cap: int = 10_000_000,
     alts = explore.alt_rules(rules)
     res.cited_allow.update((rules.rid("deck.rule"), rules.variant.rule,
                             rules.rid("turn.opener_rule")))
-    ids: dict[int, int] = {}
-    parent = array("i")
-    act = array("H")
-    depth = array("H")
-    nocp = array("B")
-    esrc = array("i")
+    ids: dict[int, int] = {}  # hash of a position -> its number
+    parent = array("i")  # number of the state it was first reached from (-1: a deal)
+    act: list[Action] = []  # the action that first reached it
+    esrc = array("i")  # edges that keep the nọc position (for endless play)
     edst = array("i")
-    act_ids: dict[Action, int] = {}
-    act_list: list[Action] = [Action("pass", -1)]
-    q: deque[tuple[bytes, int]] = deque()
+    # The queue holds positions only: BFS takes states out in the order it numbered
+    # them, so the state taken out n-th is state number n.
+    q: deque[bytes] = deque()
     roots: dict[int, int] = {}  # state number of a root -> its deal number
     for i in range(len(deals)):
         p = pk.initial(i)
@@ -82,11 +81,9 @@ def search(rules: Rules, deals: Sequence[Deal], *, cap: int = 10_000_000,
             continue
         roots[len(parent)] = i
         ids[k] = len(parent)
-        q.append((p, len(parent)))
+        q.append(p)
         parent.append(-1)
-        act.append(0)
-        depth.append(0)
-        nocp.append(0)
+        act.append(NO_ACTION)
 
     want = _census_key([rules.copies if f in rules.faces else 0 for f in range(30)])
     noc_keys = [[_census_key(_counts(noc[j:])) for j in range(len(noc) + 1)]
@@ -102,11 +99,16 @@ def search(rules: Rules, deals: Sequence[Deal], *, cap: int = 10_000_000,
     stuck_as_written = pk.plan.stuck_as_written
     frm = int.from_bytes
     tie_rule = rules.rid("claims.tie_break_rule")
+    step = pk.step
+    legal_of = pk.legal
+    claims_of = pk.claims_of
+    passes = pk.act["pass"]
+    plain_windows = por and not pk.plan.auto_timeout
 
     def path_to(i: int) -> tuple[int, tuple[Action, ...]]:
         out = []
         while parent[i] >= 0:
-            out.append(act_list[act[i]])
+            out.append(act[i])
             i = parent[i]
         return i, tuple(reversed(out))
 
@@ -116,13 +118,18 @@ def search(rules: Rules, deals: Sequence[Deal], *, cap: int = 10_000_000,
             res.violations[(kind, what)] = Violation(kind, what, vi, en, rids,
                                                      roots[root], path)
 
-    n_state = 0
+    i = -1  # the state being expanded
+    level, level_end = 0, len(parent) - 1  # BFS depth of state i; last state of it
+    generated = 0
     last = t0
     while q:
         if len(q) > res.max_queue:
             res.max_queue = len(q)
-        p, i = q.popleft()
-        n_state += 1
+        p = q.popleft()
+        i += 1
+        if i > level_end:
+            level += 1
+            level_end = len(parent) - 1
         ph = p[0]
         # ---- invariants on the packed position
         c = frm(p[dead:dead + F], "little") + noc_keys[p[3] * 256 + p[4]][p[2]]
@@ -146,15 +153,16 @@ def search(rules: Rules, deals: Sequence[Deal], *, cap: int = 10_000_000,
         tie_possible = False
         if ph == P_WINDOW:
             answers = p[resp:]
-            if por:
-                legal = pk.legal(p, answers.index(1))
+            if plain_windows:
+                first = answers.index(1)
+                legal = claims_of(p, first) + [passes[first]]
             else:
-                legal = pk.legal(p)
+                legal = legal_of(p, answers.index(1)) if por else legal_of(p)
             # a tie needs the window to close on this answer and another claim made
             tie_possible = answers.count(1) == 1 and max(answers) > 2
         else:
-            legal = pk.legal(p)
-        sample = n_state % check_every == 0
+            legal = legal_of(p)
+        sample = i % check_every == 0
         if not legal:
             res.outcomes["stuck"] += 1
             what = _stuck_what(pk, p, stuck_as_written)
@@ -163,51 +171,44 @@ def search(rules: Rules, deals: Sequence[Deal], *, cap: int = 10_000_000,
             sample = True
         if sample or bad:
             _reference_check(pk, res, alts, i, p, path_to, found)
+        noc_pos = p[2]
         for a in legal:
             if tie_possible and _closes_tie(pk, p, a):
                 res.ties += 1
                 res.cited_allow.add(tie_rule)
                 if res.tie_path is None:
                     res.tie_path = path_to(i)[1] + (a,)
-            cp = pk.step(p, a)
-            res.generated += 1
+            cp = step(p, a)
+            generated += 1
             k = hash(cp)
             j = ids.get(k)
             if j is None:
                 if len(parent) >= cap:
                     res.complete = False
                     continue
-                j = len(parent)
-                ids[k] = j
+                j = ids[k] = len(parent)
                 parent.append(i)
-                aid = act_ids.get(a)
-                if aid is None:
-                    aid = act_ids[a] = len(act_list)
-                    act_list.append(a)
-                act.append(aid)
-                d = depth[i] + 1
-                depth.append(d)
-                nocp.append(cp[2])
-                if d > res.depth:
-                    res.depth = d
-                q.append((cp, j))
-            if cp[2] == p[2]:
+                act.append(a)
+                q.append(cp)
+            if cp[2] == noc_pos:
                 esrc.append(i)
                 edst.append(j)
-        if progress is not None and n_state & 4095 == 0:
+        if progress is not None and i & 4095 == 0:
             now = time.perf_counter()
             if now - last >= progress_every:
                 last = now
-                progress(len(parent), res.generated, len(q), res.depth, now - t0)
+                progress(len(parent), generated, len(q), level, now - t0)
+    res.generated = generated
+    res.depth = level
     res.distinct = len(parent)
     cyc = explore._cycle(esrc, edst, len(parent))
     if cyc is not None:
         rr = rules.rid("turn.exhausted_rule")
-        steps = " → ".join(act_list[act[x]].code() for x in cyc[1:])
+        steps = " → ".join(act[x].code() for x in cyc[1:])
         found("endless", "cycle", f"Ván có thể kéo dài mãi mà không bốc nọc: {steps}",
               f"The hand can go on for ever without drawing: {steps}", (rr,), cyc[0])
     res.store_bytes = (sys.getsizeof(ids) + len(ids) * 32  # the dict and its int keys
-                       + sum(a.itemsize * len(a) for a in (parent, act, depth, nocp)))
+                       + sys.getsizeof(act) + parent.itemsize * len(parent))
     res.seconds = time.perf_counter() - t0
     if progress is not None:
         progress(len(parent), res.generated, 0, res.depth, res.seconds)
