@@ -1,17 +1,15 @@
-"""Benchmark of the model checker (checks/explore.py): distinct states per second and
-bytes per stored state, one core and all workers, against a baseline measured in the
-same run (the bare search loop: child + fingerprint + dedup, no checks).
+"""Benchmark of the model checker: distinct states per second and bytes per stored
+state, on one core, for the packed search (checks/packed_search.py) against baselines
+measured in the same run on the same deals: the reference explorer with every check
+(checks/explore.py) and the bare reference search (child + fingerprint + dedup).
 
-    python bench/bench_check.py [--scale ranks2] [--deals 6] [--seed 1]
-    python bench/bench_check.py --big 10000000 [--scale chiu3]
+    python bench/bench_check.py [--scale ranks2] [--deals 20] [--seed 1]
+    python bench/bench_check.py --big 10000000 [--scale ranks2] [--deals 1400]
 
-``--big N`` instead explores ONE deal with a cap of N distinct states, all of them stored
-in a single seen-set in one process, and prints the distinct states reached, the time and
-the peak resident memory of the process (the scale must have a deal that large).
-
-Prints the figures and the ratio checked/bare; the memory line extrapolates bytes per
-stored state to 10 million states.  The frontier (states waiting in the queue) is not in
-the per-state figure; its peak size is printed.
+``--big N`` instead runs ONE packed search from all the deals with a cap of N distinct
+states, every one of them held in a single seen-set in one process, and prints the
+distinct states reached, whether the search completed, the time, the peak queue and the
+peak resident memory of the process.
 """
 
 from __future__ import annotations
@@ -21,7 +19,7 @@ import resource
 import time
 from collections import deque
 
-from chanspec.checks import explore, scale
+from chanspec.checks import explore, packed_search, scale
 from chanspec.model import table
 from chanspec.model.game import State
 
@@ -51,42 +49,56 @@ def bare(rules, deals) -> tuple[int, float]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--scale", default="ranks2", choices=list(scale.SCALES))
-    ap.add_argument("--deals", type=int, default=6)
+    ap.add_argument("--deals", type=int, default=None,
+                    help="deals (default 20; with --big, 1400)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--check-every", type=int, default=1000,
+                    help="packed search: one state in K replayed on the reference")
     ap.add_argument("--big", type=int, default=0, metavar="N",
-                    help="explore one deal up to N distinct states in one process")
+                    help="one packed search of up to N distinct states in one process")
     a = ap.parse_args()
     rules = scale.scaled_rules(table.load("family"), scale.SCALES[a.scale])
     if a.big:
-        big(rules, a.scale, a.seed, a.big)
+        big(rules, a.scale, a.seed, a.deals or 1400, a.big, a.check_every)
         return
-    deals = scale.deals(rules, a.deals, a.seed)
-    print(f"scale {a.scale}, {len(deals)} deals, seed {a.seed}")
+    deals = scale.deals(rules, a.deals or 20, a.seed)
+    print(f"scale {a.scale}, {len(deals)} deals, seed {a.seed}, one core")
     n0, t0 = bare(rules, deals)
-    print(f"baseline (bare search, 1 core): {n0:,} states in {t0:.2f}s = {n0 / t0:,.0f} states/s")
+    print(f"baseline 1, bare reference search: {n0:,} states in {t0:.2f}s = "
+          f"{n0 / t0:,.0f} states/s")
     r1 = explore.explore(rules, deals, workers=1)
-    print(f"checked, 1 core: {r1.distinct:,} states in {r1.seconds:.2f}s = "
-          f"{r1.states_per_second:,.0f} states/s (ratio to baseline "
-          f"{r1.states_per_second / (n0 / t0):.2f}); {r1.bytes_per_state:.0f} bytes/state; "
-          f"peak queue {max(d.max_queue for d in r1.per_deal):,}")
-    r2 = explore.explore(rules, deals, workers=explore.default_workers())
-    print(f"checked, {r2.workers} workers: {r2.states_per_second:,.0f} states/s "
-          f"({r2.states_per_second / r1.states_per_second:.2f}x one core)")
-    print(f"10 million states would store {10_000_000 * r1.bytes_per_state / 2**30:.2f} GiB "
-          f"of hashes and parent links (frontier not included)")
+    ref = r1.states_per_second
+    print(f"baseline 2, reference explorer, every check on every state: {r1.distinct:,} "
+          f"states in {r1.seconds:.2f}s = {ref:,.0f} states/s; "
+          f"{r1.bytes_per_state:.0f} bytes/state")
+    p = packed_search.search(rules, deals, check_every=a.check_every)
+    print(f"packed search, per-state checks + 1 state in {a.check_every} (and the first of "
+          f"every kind) replayed on the reference: {p.distinct:,} states in "
+          f"{p.seconds:.2f}s = {p.states_per_second:,.0f} states/s; "
+          f"{p.bytes_per_state:.0f} bytes/state stored + "
+          f"{p.packed_bytes} bytes/position in the queue "  # type: ignore[attr-defined]
+          f"(peak queue {p.per_deal[0].max_queue:,})")
+    print(f"ratios: packed / reference explorer = {p.states_per_second / ref:.1f}x; "
+          f"packed / bare reference search = {p.states_per_second / (n0 / t0):.1f}x")
+    if p.distinct != r1.distinct:
+        print(f"NOTE: distinct states differ ({p.distinct:,} packed, {r1.distinct:,} "
+              "reference): the packing merges positions the reference keeps apart")
 
 
-def big(rules, name: str, seed: int, cap: int) -> None:
-    deal = scale.deals(rules, 1, seed)[0]
-    print(f"scale {name}, one deal (seed {seed}), cap {cap:,} distinct states, one process")
-    t0 = time.perf_counter()
-    d = explore.explore_deal(rules, deal, 0, cap=cap)
-    dt = time.perf_counter() - t0
+def big(rules, name: str, seed: int, n_deals: int, cap: int, check_every: int) -> None:
+    deals = scale.deals(rules, n_deals, seed)
+    print(f"scale {name}, {len(deals)} deals (seed {seed}) in ONE packed search, cap "
+          f"{cap:,} distinct states, one process")
+    prog = packed_search.TLCProgress(name, force=True)
+    r = packed_search.search(rules, deals, cap=cap, check_every=check_every,
+                             progress=prog, progress_every=30.0)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # KiB -> GiB
-    print(f"{d.distinct:,} distinct states stored together in {dt:,.0f}s = "
-          f"{d.distinct / dt:,.0f} states/s; complete: {d.distinct < cap}; "
-          f"peak resident memory {peak:.2f} GiB "
-          f"({peak * 2**30 / max(d.distinct, 1):.0f} bytes per distinct state, queue included)")
+    print(f"{r.distinct:,} distinct states held together; {r.generated:,} generated; "
+          f"complete: {r.complete}; depth {r.depth}; {r.seconds:,.0f}s = "
+          f"{r.states_per_second:,.0f} states/s; peak queue {r.per_deal[0].max_queue:,}; "
+          f"violations: {len(r.violations())}; peak resident memory {peak:.2f} GiB "
+          f"({peak * 2**30 / max(r.distinct, 1):.0f} bytes per distinct state, queue and "
+          f"edges included)")
 
 
 if __name__ == "__main__":

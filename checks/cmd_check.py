@@ -41,12 +41,19 @@ from typing import Any
 from chanspec.model.game import Deal
 from chanspec.model.table import OptionError, Table
 
-from . import diagrams, explore, findings, questions, scale, scenario
+from . import diagrams, explore, findings, packed_search, questions, scale, scenario
 from .common import add_command, add_common, load_table, options_of, say, write_atomic
 
-PLAN_FULL = {"ranks2": 20, "chiu4": 4, "five": 30, "chiu3": 1}
-PLAN_QUICK = {"ranks2": 6, "chiu4": 3, "five": 8}
-CAP_FULL = {"chiu3": 60_000}
+# (scale, deals, engine, cap).  The reference machine searches each deal completely
+# (chiu3 is far too large: capped); the packed machine then takes chiu3 much further.
+PLAN_FULL = [("ranks2", 20, "reference", None), ("chiu4", 4, "reference", None),
+             ("five", 30, "reference", None), ("chiu3", 1, "reference", 60_000),
+             ("chiu3", 1, "packed", 1_500_000)]
+PLAN_QUICK = [("ranks2", 6, "reference", None), ("chiu4", 3, "reference", None),
+              ("five", 8, "reference", None), ("chiu3", 1, "packed", 60_000)]
+CAP_REFERENCE = 2_000_000  # states per deal
+CAP_PACKED = 10_000_000  # states per search
+CHECK_EVERY = 100  # packed searches: one state in this many replayed on the reference
 DEAL_SEED = 1
 
 
@@ -75,28 +82,48 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--quiet", action="store_true", help="không in tiến độ / no progress")
     p.add_argument("--workers", type=int, default=explore.default_workers(),
                    help="số tiến trình / processes (default: up to 2)")
+    p.add_argument("--engine", choices=("auto", "reference", "packed"), default="auto",
+                   help="máy dùng để duyệt / which machine explores: reference (every check "
+                        "on every state, one search per deal), packed (model/packed.py: "
+                        "millions of states, one search for all deals, the reference "
+                        "replays a sample), auto: the plan's (reference everywhere, then "
+                        "packed for chiu3)")
+    p.add_argument("--cap", type=int, default=None, metavar="N",
+                   help="giới hạn số trạng thái / state cap (per deal with the reference "
+                        f"engine, default {CAP_REFERENCE:,}; per search with packed, default "
+                        f"{CAP_PACKED:,}; the plan caps chiu3)")
+    p.add_argument("--check-every", type=int, default=CHECK_EVERY, metavar="K",
+                   help="máy nén: cứ K trạng thái thì kiểm lại bằng máy tham chiếu / packed "
+                        f"engine: replay one state in K on the reference (default "
+                        f"{CHECK_EVERY})")
     p.add_argument("--no-write", action="store_true",
                    help="không ghi OPEN_QUESTIONS.md, chỉ báo nếu đã cũ / do not rewrite "
                         "OPEN_QUESTIONS.md, only say whether it is stale")
     p.set_defaults(func=run)
 
 
-def _plan(args: argparse.Namespace) -> list[tuple[scale.Scale, int, int]]:
-    plan = PLAN_QUICK if args.quick else PLAN_FULL
+def _plan(args: argparse.Namespace) -> list[tuple[scale.Scale, int, int, str]]:
+    """(scale, deals, cap, engine) for every exploration asked for."""
+    plan: list[tuple[str, int, str, int | None]] = PLAN_QUICK if args.quick else PLAN_FULL
     if args.scales:
-        plan = {}
+        plan = []
         for item in args.scales.split(","):
             name, _, n = item.partition("=")
             if name not in scale.SCALES or not n.isdigit():
                 raise OptionError(f"--scales {item!r}: expected NAME=DEALS with NAME one of "
                                   f"{', '.join(scale.SCALES)}, e.g. five=2")
-            plan[name] = int(n)
-    out = []
-    for name, n in plan.items():
+            plan.append((name, int(n), "reference", None))
+    out: list[tuple[scale.Scale, int, int, str]] = []
+    for name, n, engine, cap in plan:
         sc = scale.SCALES[name]
         if args.players is not None and sc.players >= 4 and sc.players != args.players:
             continue
-        out.append((sc, n, (CAP_FULL.get(name, 2_000_000))))
+        if args.engine != "auto":
+            engine = args.engine
+        default = CAP_PACKED if engine == "packed" else CAP_REFERENCE
+        item = (sc, n, args.cap or cap or default, engine)
+        if not any(o[0] == sc and o[3] == engine for o in out):
+            out.append(item)
     return out
 
 
@@ -157,23 +184,34 @@ def run(args: argparse.Namespace) -> int:
                               "quick": args.quick, "explorations": [], "svgs": [], "pngs": [],
                               "dots": []}
     graph_doc: tuple[Any, str] | None = None
-    for sc, n_deals, cap in _plan(args):
+    for sc, n_deals, cap, engine in _plan(args):
         rules = scale.scaled_rules(table, sc, opts)
         deals = scale.deals(rules, n_deals, args.seed)
-        emit(f"\n== Cấu hình {sc.name}: {sc.vi}; {len(deals)} ván chia (hạt giống {args.seed})",
-             f"\n== Scale {sc.name}: {sc.en}; {len(deals)} deals (seed {args.seed})")
+        label = sc.name if engine == "reference" else f"{sc.name}-packed"
+        emit(f"\n== Cấu hình {label}: {sc.vi}; {len(deals)} ván chia (hạt giống {args.seed})",
+             f"\n== Scale {label}: {sc.en}; {len(deals)} deals (seed {args.seed})")
         emit(f"Đang tính trạng thái ban đầu... {len(deals)} trạng thái phân biệt.",
              f"Finished computing initial states: {len(deals)} distinct states generated.")
-        prog = explore.Progress(sc.name, quiet=args.quiet)
-        res = explore.explore(rules, deals, label=sc.name, workers=args.workers,
-                              progress=prog, cap=cap)
+        if engine == "packed":
+            emit(f"Máy nén (model/packed.py): một lần duyệt cho mọi ván, tối đa {cap:,} "
+                 f"trạng thái; cứ {args.check_every} trạng thái thì đi lại bằng máy tham chiếu.",
+                 f"Packed machine (model/packed.py): one search for all deals, up to {cap:,} "
+                 f"states; one state in {args.check_every} replayed on the reference.")
+            res = packed_search.search(
+                rules, deals, cap=cap, check_every=args.check_every, label=label,
+                progress=packed_search.TLCProgress(label, quiet=args.quiet))
+        else:
+            prog = explore.Progress(sc.name, quiet=args.quiet)
+            res = explore.explore(rules, deals, label=sc.name, workers=args.workers,
+                                  progress=prog, cap=cap)
         results.append(res)
         if graph_doc is None and sc.exhaustive:
             g = explore.explore_deal(rules, _smallest(rules, deals), 0, graph_limit=400,
                                      alts=[])
             graph_doc = (g, sc.name)
-        done = "xong" if res.complete else f"DỪNG ở giới hạn {cap:,} trạng thái/ván"
-        done_en = "complete" if res.complete else f"STOPPED at the {cap:,} states/deal cap"
+        per_vi, per_en = ("", "") if engine == "packed" else ("/ván", "/deal")
+        done = "xong" if res.complete else f"DỪNG ở giới hạn {cap:,} trạng thái{per_vi}"
+        done_en = "complete" if res.complete else f"STOPPED at the {cap:,} states{per_en} cap"
         emit(f"Kiểm tra mô hình {done}.", f"Model checking {done_en}.")
         emit(f"{res.generated:,} trạng thái sinh ra, {res.distinct:,} trạng thái phân biệt, "
              f"0 trạng thái còn trong hàng đợi.",
@@ -194,7 +232,9 @@ def run(args: argparse.Namespace) -> int:
              f"{oc.get('stuck', 0):,}; claim ties {res.ties()[0]:,} (settled by "
              f"{rules.rid('claims.tie_break_rule')}).")
         ex: dict[str, Any] = {
-            "scale": sc.name, "describe": sc.describe(), "deals": len(deals),
+            "scale": sc.name, "label": label, "describe": sc.describe(),
+            "deals": len(deals), "engine": engine, "cap": cap,
+            "check_every": args.check_every if engine == "packed" else 1,
             "deal_seed": args.seed, "distinct": res.distinct, "generated": res.generated,
             "depth": res.depth, "seconds": round(res.seconds, 2),
             "states_per_second": round(res.states_per_second),
@@ -204,8 +244,8 @@ def run(args: argparse.Namespace) -> int:
             "never_cited": res.never_cited(), "option_changes": res.option_changes(),
             "option_samples": res.option_samples()}
         for v in res.violations():
-            ex["violations"].append(_write_violation(out, sc, rules, deals[v.deal], v, emit,
-                                                     lang))
+            ex["violations"].append(_write_violation(out, sc, label, rules, deals[v.deal], v,
+                                                     emit, lang))
         report["explorations"].append(ex)
     code = 0
     for k in explore.EXIT_ORDER:
@@ -299,12 +339,12 @@ def _smallest(rules: Any, deals: list[Deal]) -> Deal:
     return deals[min(sizes)[1]]
 
 
-def _write_violation(out: Path, sc: scale.Scale, rules: Any, deal: Deal,
+def _write_violation(out: Path, sc: scale.Scale, label: str, rules: Any, deal: Deal,
                      v: explore.Violation, emit: Any, lang: str) -> dict[str, Any]:
     from . import itf
 
-    base = f"{sc.name}-{v.kind}-{v.what}"
-    doc = itf.trace(rules, deal, v.path, description=f"{v.en} (scale {sc.name})",
+    base = f"{label}-{v.kind}-{v.what}"
+    doc = itf.trace(rules, deal, v.path, description=f"{v.en} (scale {label})",
                     source="chanspec check",
                     meta={"violation": v.as_json(), "scale": sc.describe()})
     itf.write(out / f"{base}.itf.json", doc)

@@ -11,8 +11,9 @@ the packed machine.  It checks in every state what is cheap on packed bytes:
 * **endless play** -- a cycle among positions with the same nọc position;
 * claim ties and their tie-break, outcomes.
 
-and, in a deterministic sample of states (every ``check_every``-th distinct state, and
-every violating one), what needs the reference machine: the path to the state is
+and, in a deterministic sample of states (every ``check_every``-th distinct state, the
+first state of every kind -- `_signature` -- and every violating one), what needs the
+reference machine: the path to the state is
 replayed through `State` (model/game.py) -- each action checked legal by the reference --
 and the reference position must pack to the very same bytes and list the very same legal
 actions (``engines-disagree`` otherwise); then every check of checks/explore.py runs on
@@ -91,10 +92,11 @@ def search(rules: Rules, deals: Sequence[Deal], *, cap: int = 10_000_000,
     F = cards.NUM_FACES
     card_key = [1 << (8 * f) for f in range(F)]
     n = pk.n
-    spans = [(s, pk.HANDS + s * F, pk.LAID + s * F) for s in range(n)]
+    blocks = [(s, pk.laid_at[s]) for s in range(n)]  # laid + concealed: one slice
     opener = [d.opener for d in deals]
     expect = _Expected(pk)
     dead = pk.DEAD
+    low = (1 << 8 * F) - 1
     resp = pk.RESP
     stuck_as_written = pk.plan.stuck_as_written
     frm = int.from_bytes
@@ -118,6 +120,7 @@ def search(rules: Rules, deals: Sequence[Deal], *, cap: int = 10_000_000,
             res.violations[(kind, what)] = Violation(kind, what, vi, en, rids,
                                                      roots[root], path)
 
+    kinds: set[bytes] = set()
     i = -1  # the state being expanded
     level, level_end = 0, len(parent) - 1  # BFS depth of state i; last state of it
     generated = 0
@@ -137,11 +140,12 @@ def search(rules: Rules, deals: Sequence[Deal], *, cap: int = 10_000_000,
             c += card_key[p[5]]
         sizes = expect[ph, p[1], opener[p[3] * 256 + p[4]], p[15]]
         bad = False
-        for s, h, lo in spans:
-            hs, ls = p[h:h + F], p[lo:lo + F]
-            c += frm(hs, "little") + frm(ls, "little")
-            if sum(hs) + sum(ls) != sizes[s] and sizes[s] >= 0:
+        for s, lo in blocks:
+            held = p[lo:lo + 2 * F]
+            c += frm(held, "little")
+            if sum(held) != sizes[s] and sizes[s] >= 0:
                 bad = True
+        c = (c & low) + (c >> 8 * F)  # laid + concealed, face by face
         if c != want:
             bad = True
         if bad:
@@ -149,6 +153,10 @@ def search(rules: Rules, deals: Sequence[Deal], *, cap: int = 10_000_000,
         # ---- what happens next
         if ph == P_OVER:
             res.outcomes["draw" if p[16] == 4 else "win"] += 1
+            sig = _signature(pk, p, [])
+            if sig not in kinds or i % check_every == 0:
+                kinds.add(sig)
+                _reference_check(pk, res, alts, i, p, path_to, found)
             continue
         tie_possible = False
         if ph == P_WINDOW:
@@ -163,6 +171,11 @@ def search(rules: Rules, deals: Sequence[Deal], *, cap: int = 10_000_000,
         else:
             legal = legal_of(p)
         sample = i % check_every == 0
+        if not sample:  # also the first state of every kind (see _signature)
+            sig = _signature(pk, p, legal)
+            if sig not in kinds:
+                kinds.add(sig)
+                sample = True
         if not legal:
             res.outcomes["stuck"] += 1
             what = _stuck_what(pk, p, stuck_as_written)
@@ -243,6 +256,24 @@ class _Expected(dict[tuple[int, int, int, int], tuple[int, ...]]):
         return v
 
 
+class TLCProgress:
+    """Progress lines on stderr in the style of TLC (only when stderr is a terminal,
+    or always with ``force``)."""
+
+    def __init__(self, label: str, quiet: bool = False, force: bool = False):
+        self.label = label
+        self.on = not quiet and (force or sys.stderr.isatty())
+
+    def __call__(self, distinct: int, generated: int, queue: int, depth: int,
+                 seconds: float) -> None:
+        if not self.on:
+            return
+        rate = distinct / seconds if seconds else 0.0
+        print(f"  [{self.label}] Progress({depth}) at {seconds:,.0f}s: {generated:,} states "
+              f"generated, {distinct:,} distinct states found ({rate:,.0f}/s), {queue:,} "
+              f"states left on queue.", file=sys.stderr, flush=True)
+
+
 def _counts(faces: Sequence[int]) -> list[int]:
     c = [0] * 30
     for f in faces:
@@ -253,6 +284,28 @@ def _counts(faces: Sequence[int]) -> list[int]:
 def _census_key(counts: Sequence[int]) -> int:
     """A count vector as one integer, a byte per face (sums never carry: counts <= 255)."""
     return int.from_bytes(bytes(counts), "little")
+
+
+def _signature(pk: Packed, p: bytes, legal: list[Action]) -> bytes:
+    """What kind of position this is, for sampling: the phase and actor, the window
+    (gate, source, turn, giver, passed-on, reclaimer), an interrupted window, the
+    outcome, what every seat could claim (OPTF), the kinds of ban that bear on the
+    decision (on the window's card for the seat whose turn it is; every ban of the seat
+    that must discard), whether that seat holds a card to eat the window's card with,
+    and whether an opening ù is offered.  The first state of every kind is
+    replayed on the reference, so rules that act only in rare positions are cited."""
+    first = 0 if not legal else 2 if legal[0].kind == "u" else 1
+    if p[0] == P_WINDOW:  # the bans on the card of the seat whose turn it is, and
+        x, t = p[5], p[8]  # whether it holds a card to eat it with (a chắn, a cạ)
+        row = pk.bans_at[t]
+        h = pk.hand_at[t]
+        bans = p[row + x] | p[row + 30]
+        first |= (p[h + x] > 0) << 2 | any(p[h + y] for y in pk.ca_partners[x]) << 3
+    elif p[0] == P_OVER:
+        bans = 0
+    else:  # the bans of the seat that must discard or return
+        bans = p[pk.bsum_at[p[1]]]
+    return p[0:2] + p[6:17] + p[pk.OPTF:pk.RESP] + bytes((first, bans))
 
 
 def _stuck_what(pk: Packed, p: bytes, as_written: bool) -> str:

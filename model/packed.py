@@ -17,18 +17,21 @@ offset     contents
            giver, passed-on (0/1), reclaimer (255: none)
 12 .. 14   the interrupted window of an out-of-turn chíu: gate, turn, passed-on
 15, 16     result: winner (255: none), kind (1 ù, 2 chíu-ù, 3 opening ù, 4 drawn)
-CHAN       per seat: chắn laid down (a chíu counts 2)
-HANDS      per seat: concealed count of each of the 30 faces
-LAID       per seat: laid-down count of each face
 DEAD       dead cards, count per face (their gates never matter again)
-BANS       per seat, 31 bytes: for each face (and a last byte for "any face") the bans
-           the seat's past created, one bit per kind (`BAN_BITS`), and bit 64: the seat
-           has discarded that face
 TMP        31 bytes: the bans created by the pass a reclaimer may still undo (empty
            unless the open window has a reclaimer)
-OPTF       per seat, while a window is open: what its claims were (bit 1 a win, 2 eating
-           a chắn, 4 eating a cạ) -- derived, kept so settling the window needs no
-           second look
+SEATS      one block of 93 bytes per seat (`SEAT`), laid out so that the cards the seat
+           holds (laid + concealed) and what decides its claims (concealed + bans +
+           chắn) are each one slice:
+           +0   laid-down count of each of the 30 faces
+           +30  concealed count of each face
+           +60  bans, 31 bytes: for each face (and a last byte for "any face") the
+                bans the seat's past created, one bit per kind (`BAN_BITS`), and bit
+                64: the seat has discarded that face
+           +91  chắn laid down (a chíu counts 2)
+           +92  every ban bit its ban row holds (derived: for sampling by kind)
+OPTF       per seat, while a window is open: what its claims were (`option_flags`) --
+           derived, kept so settling the window needs no second look
 RESP       per seat: 0 not asked, 1 awaited, else its answer (2 pass, 3 ù, 4 chíu-ù,
            5 chíu, 32 + face eat, 64 + face reclaim)
 =========  ======================================================================
@@ -85,17 +88,25 @@ WC, WG, WS, WT, WV, W2, WR = 5, 6, 7, 8, 9, 10, 11
 IG, IT, I2 = 12, 13, 14
 RW, RK = 15, 16
 HEADER = 17
+# a seat's block
+S_LAID, S_HAND, S_BANS, S_CHAN, S_BSUM = 0, 30, 60, 91, 92
+SEAT = 93
+CLAIM_VIEW = S_BSUM - S_HAND  # concealed + bans + chắn: what a seat's claims depend on
+
+
+OPT_BITS = {"u": 1 | 8, "chiu-u": 1 | 16, "chiu": 32, "reclaim": 64}
 
 
 def option_flags(opts: Sequence[Action], card: int) -> int:
-    """OPTF bits of a seat's claims: 1 a win, 2 eating a chắn, 4 eating a cạ."""
+    """OPTF bits of a seat's claims: 1 a win (8 ù, 16 chíu-ù), 2 eating a chắn, 4 eating
+    a cạ, 32 chíu, 64 reclaiming."""
     f = 0
     for a in opts:
         k = a.kind
-        if k in ("u", "chiu-u"):
-            f |= 1
-        elif k == "eat":
+        if k == "eat":
             f |= 2 if a.card == card else 4
+        else:
+            f |= OPT_BITS[k]
     return f
 
 
@@ -124,20 +135,21 @@ class Packed:
         self.is_win = engine(rules).is_win
         self.faces = rules.faces
         self.copies = rules.copies
-        # offsets of the per-seat areas
-        self.CHAN = HEADER
-        self.HANDS = self.CHAN + n
-        self.LAID = self.HANDS + n * F
-        self.DEAD = self.LAID + n * F
-        self.BANS = self.DEAD + F
-        self.TMP = self.BANS + n * (F + 1)
-        self.OPTF = self.TMP + F + 1
+        # offsets of the areas (see the module's table)
+        self.DEAD = HEADER
+        self.TMP = self.DEAD + F
+        self.SEATS = self.TMP + F + 1
+        self.OPTF = self.SEATS + n * SEAT
         self.RESP = self.OPTF + n  # last: a window's positions share all bytes before
         self.size = self.RESP + n
         self.no_window = bytes(2 * n)  # OPTF and RESP of a closed window
-        # per seat: (seat, hand offset, ban row offset, laid-chắn offset)
-        self.spans = tuple((s, self.HANDS + s * F, self.BANS + s * (F + 1), self.CHAN + s)
-                           for s in range(n))
+        base = [self.SEATS + s * SEAT for s in range(n)]
+        self.laid_at = tuple(b + S_LAID for b in base)
+        self.hand_at = tuple(b + S_HAND for b in base)
+        self.bans_at = tuple(b + S_BANS for b in base)
+        self.chan_at = tuple(b + S_CHAN for b in base)
+        self.bsum_at = tuple(b + S_BSUM for b in base)
+        self.seat_hand = tuple(enumerate(self.hand_at))
         # a seat's claims on a window, by what decides them (see window_options)
         self._opts: dict[bytes, tuple[list[Action], int]] = {}
         self.cache_max = 200_000
@@ -202,8 +214,8 @@ class Packed:
             m[RW] = NONE if win is None else win
             m[RK] = RESULT_KINDS["draw" if win is None else st.result["kind"]]
         for s in range(n):
-            m[self.CHAN + s] = st.laid_chan[s]
-            h, lo = self.HANDS + s * F, self.LAID + s * F
+            m[self.chan_at[s]] = st.laid_chan[s]
+            h, lo = self.hand_at[s], self.laid_at[s]
             for f in range(F):
                 m[h + f] = st.hands[s][f]
             for g in st.laid[s]:
@@ -211,7 +223,7 @@ class Packed:
                     m[lo + f] += 1
             for f in st.dead[s]:
                 m[self.DEAD + f] += 1
-            b = self.BANS + s * (F + 1)
+            b = self.bans_at[s]
             undo = (w.reclaim_origin if w is not None and w.reclaimer == s else None)
             for mk in st.marks[s]:
                 bit = BAN_BITS[mk.ban]
@@ -222,6 +234,8 @@ class Packed:
                     m[b + slot] |= bit
             for f in st.discarded[s]:
                 m[b + f] |= DISCARDED
+            for x in m[b:b + F + 1]:
+                m[self.bsum_at[s]] |= x
         return bytes(m)
 
     @staticmethod
@@ -283,15 +297,16 @@ class Packed:
         return (p[AC],)
 
     def hand(self, p: bytes, s: int) -> bytes:
-        o = self.HANDS + s * F
+        o = self.hand_at[s]
         return p[o:o + F]
 
     def census(self, p: bytes) -> list[int]:
         """Copies of each face anywhere: hands, laid, dead, nọc, window."""
         c = list(p[self.DEAD:self.DEAD + F])
-        for o in range(self.HANDS, self.DEAD, F):
-            for f in self.faces:
-                c[f] += p[o + f]
+        for s in range(self.n):
+            for o in (self.hand_at[s], self.laid_at[s]):
+                for f in self.faces:
+                    c[f] += p[o + f]
         for f in self.nocs[self.deal_index(p)][p[NP]:]:
             c[f] += 1
         if p[PH] == P_WINDOW:
@@ -299,7 +314,7 @@ class Packed:
         return c
 
     def hand_size(self, p: bytes, s: int) -> int:
-        h, lo = self.HANDS + s * F, self.LAID + s * F
+        h, lo = self.hand_at[s], self.laid_at[s]
         return sum(p[h:h + F]) + sum(p[lo:lo + F])
 
     def expected_hand_size(self, p: bytes, s: int) -> int:
@@ -315,8 +330,8 @@ class Packed:
 
     # ------------------------------------------------------------------ legality
     def _discardable(self, p: bytes | bytearray, s: int) -> list[int]:
-        h = self.HANDS + s * F
-        b = self.BANS + s * (F + 1)
+        h = self.hand_at[s]
+        b = self.bans_at[s]
         held = [f for f in self.faces if p[h + f]]
         pair_ban = p[b + ANY] & B_DCP
         if not pair_ban:
@@ -333,11 +348,11 @@ class Packed:
                       undo: bool = False) -> list[int]:
         """Faces y the seat may eat x with (``undo``: the reclaimer, whose bans from the
         pass being undone do not count)."""
-        h = self.HANDS + s * F
+        h = self.hand_at[s]
         hand = p[h:h + F]
         if self.plan.keep_one and sum(hand) <= 1:
             return []
-        b = self.BANS + s * (F + 1)
+        b = self.bans_at[s]
         bx, ba = p[b + x], p[b + ANY]
         if not undo and p[WR] == s:
             bx |= p[self.TMP + x]
@@ -380,15 +395,15 @@ class Packed:
         u_ok, chiu_u_ok, chiu_ok, eat_ok = self.claim_ok[SOURCES[src]]
         u_ok = u_ok and not second
         chiu_u_ok = chiu_u_ok and not second
-        h = self.HANDS + s * F
+        h = self.hand_at[s]
         hx = p[h + x]
         if not in_turn and not u_ok and hx < 3:
             return []
         acts: list[Action] = []
-        b = self.BANS + s * (F + 1)
+        b = self.bans_at[s]
         bits = p[b + x] | p[b + ANY]
         hand = p[h:h + F]
-        chan = p[self.CHAN + s]
+        chan = p[self.chan_at[s]]
         if (u_ok or (chiu_u_ok and hx >= 3)) and not p[b + ANY] & B_WIN:
             if u_ok and self.is_win(hand, chan, x, "u"):
                 acts.append(self.act["u"][s])
@@ -410,12 +425,11 @@ class Packed:
         remembered by those bytes (`_opts`, cleared past `cache_max` entries)."""
         x, turn, reclaimer = p[WC], p[WT], p[WR]
         in_turn = s == turn
-        _, h, b, c = self.spans[s]
+        h = self.hand_at[s]
         if s == p[WV] or (s != reclaimer and not in_turn and (
                 p[W2] or (not self.u_ok[p[WS]] and p[h + x] < 3))):
             return NO_ACTIONS
-        key = bytes((s, x, p[WS], p[W2], in_turn, s == reclaimer, p[c])
-                    ) + p[h:h + F] + p[b:b + F + 1]
+        key = bytes((s, x, p[WS], p[W2], in_turn, s == reclaimer)) + p[h:h + CLAIM_VIEW]
         e = self._opts.get(key)
         return (e or self._remember(key, p, s))[0]
 
@@ -464,11 +478,11 @@ class Packed:
         return acts
 
     def _can_win_opening(self, p: bytes | bytearray, s: int) -> bool:
-        b = self.BANS + s * (F + 1)
+        b = self.bans_at[s]
         if p[b + ANY] & B_WIN:
             return False
-        h = self.HANDS + s * F
-        return self.is_win(p[h:h + F], p[self.CHAN + s], None, "opening")
+        h = self.hand_at[s]
+        return self.is_win(p[h:h + F], p[self.chan_at[s]], None, "opening")
 
     # ------------------------------------------------------------------ transitions
     def step(self, p: bytes, a: Action) -> bytes:
@@ -506,9 +520,10 @@ class Packed:
         """Record the bans a trigger creates; with `tmp`, the ones a reclaim may undo go
         to TMP (a declined win is never undone)."""
         fb, ab, win = self.trig[trigger]
-        b = self.BANS + s * (F + 1)
+        b = self.bans_at[s]
         if win:
             m[b + ANY] |= B_WIN
+        m[self.bsum_at[s]] |= win | (0 if tmp else fb | ab)
         to = self.TMP if tmp else b
         if ab:
             m[to + ANY] |= ab
@@ -516,15 +531,17 @@ class Packed:
             m[to + (ANY if face is None else face)] |= fb
 
     def _discard(self, m: bytearray, s: int, f: int) -> None:
-        m[self.HANDS + s * F + f] -= 1
+        m[self.hand_at[s] + f] -= 1
         self._trigger(m, s, "discard", f)
-        m[self.BANS + s * (F + 1) + f] |= DISCARDED
+        m[self.bans_at[s] + f] |= DISCARDED
+        m[self.bsum_at[s]] |= DISCARDED
         self._open(m, f, s, S_DISCARD, (s + 1) % self.n, s, 0, NONE)
 
     def _return(self, m: bytearray, s: int, f: int) -> None:
-        m[self.HANDS + s * F + f] -= 1
+        m[self.hand_at[s] + f] -= 1
         self._trigger(m, s, "discard", f)
-        m[self.BANS + s * (F + 1) + f] |= DISCARDED
+        m[self.bans_at[s] + f] |= DISCARDED
+        m[self.bsum_at[s]] |= DISCARDED
         gate, turn, second = m[IG], m[IT], m[I2]
         m[IG] = m[IT] = NONE
         m[I2] = 0
@@ -539,14 +556,13 @@ class Packed:
         # claims_of for every seat, inlined: this is the machine's hottest loop
         u_ok = self.u_ok[src] and not second
         memo = self._opts
-        for s, h, b, c in self.spans:
+        for s, h in self.seat_hand:
             in_turn = s == turn
             if s == giver or (s != reclaimer and not in_turn and (
                     second or (not u_ok and m[h + card] < 3))):
                 m[r + s] = m[fl + s] = 0
                 continue
-            key = bytes((s, card, src, second, in_turn, s == reclaimer, m[c])
-                        ) + m[h:h + F] + m[b:b + F + 1]
+            key = bytes((s, card, src, second, in_turn, s == reclaimer)) + m[h:h + CLAIM_VIEW]
             e = memo.get(key) or self._remember(key, m, s)
             if e[0]:
                 m[r + s] = R_ASKED
@@ -563,10 +579,11 @@ class Packed:
         m[self.OPTF:] = self.no_window
         rc = m[WR]
         if rc != NONE:
-            b = self.BANS + rc * (F + 1)
+            b = self.bans_at[rc]
             for f in range(F + 1):
                 if m[t + f]:
                     m[b + f] |= m[t + f]
+                    m[self.bsum_at[rc]] |= m[t + f]
                     m[t + f] = 0
         m[WC:WR + 1] = CLOSED
 
@@ -609,12 +626,12 @@ class Packed:
         if code in WINS:
             self._win(m, s, "u" if code == R_U else "chiu-u", x)
             return
-        ho = self.HANDS + s * F
-        lo = self.LAID + s * F
+        ho = self.hand_at[s]
+        lo = self.laid_at[s]
         if code == R_CHIU:
             m[ho + x] -= 3
             m[lo + x] += 4
-            m[self.CHAN + s] += 2
+            m[self.chan_at[s]] += 2
             gate, second = m[WG], m[W2]
             self._close_window(m)
             if s == turn:
@@ -634,7 +651,7 @@ class Packed:
         m[lo + x] += 1
         m[lo + y] += 1
         if y == x:
-            m[self.CHAN + s] += 1
+            m[self.chan_at[s]] += 1
         self._close_window(m)
         if y != x:
             self._trigger(m, s, "eat-ca", x)
@@ -665,6 +682,6 @@ class Packed:
     def _win(self, m: bytearray, s: int, kind: str, card: int | None) -> None:
         if card is not None:
             self._close_window(m)
-            m[self.HANDS + s * F + card] += 1
+            m[self.hand_at[s] + card] += 1
         m[PH], m[AC] = P_OVER, NONE
         m[RW], m[RK] = s, RESULT_KINDS[kind]

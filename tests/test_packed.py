@@ -201,7 +201,7 @@ def test_a_step_the_reference_forbids_is_reported(monkeypatch: pytest.MonkeyPatc
 
     def banned_too(self: Packed, p: bytes | bytearray, s: int) -> list[int]:
         ok = real(self, p, s)
-        held = [f for f in self.faces if p[self.HANDS + s * 30 + f]]
+        held = [f for f in self.faces if p[self.hand_at[s] + f]]
         return sorted(set(ok) | {f for f in held if f in yeu})  # ignores discard bans
 
     monkeypatch.setattr(Packed, "_discardable", banned_too)
