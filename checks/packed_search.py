@@ -69,8 +69,14 @@ def search(rules: Rules, deals: Sequence[Deal], *, cap: int = 10_000_000,
     ids: dict[int, int] = {}  # hash of a position -> its number
     parent = array("i")  # number of the state it was first reached from (-1: a deal)
     act: list[Action] = []  # the action that first reached it
-    esrc = array("i")  # edges that keep the nọc position (for endless play)
+    nocp = array("B")  # its nọc position
+    # Endless play is a cycle of edges that keep the nọc position.  Edges to new states
+    # are the BFS tree (parent, nocp); only the others are recorded.  Along tree edges
+    # depth grows by one, so a cycle needs an edge to a state no deeper than its source
+    # ("back" counts them): with none, there is no cycle and the graph is not built.
+    esrc = array("i")
     edst = array("i")
+    back = 0
     # The queue holds positions only: BFS takes states out in the order it numbered
     # them, so the state taken out n-th is state number n.
     q: deque[bytes] = deque()
@@ -85,6 +91,7 @@ def search(rules: Rules, deals: Sequence[Deal], *, cap: int = 10_000_000,
         q.append(p)
         parent.append(-1)
         act.append(NO_ACTION)
+        nocp.append(p[2])
 
     want = _census_key([rules.copies if f in rules.faces else 0 for f in range(30)])
     noc_keys = [[_census_key(_counts(noc[j:])) for j in range(len(noc) + 1)]
@@ -199,13 +206,16 @@ def search(rules: Rules, deals: Sequence[Deal], *, cap: int = 10_000_000,
                 if len(parent) >= cap:
                     res.complete = False
                     continue
-                j = ids[k] = len(parent)
+                ids[k] = len(parent)
                 parent.append(i)
                 act.append(a)
+                nocp.append(cp[2])
                 q.append(cp)
-            if cp[2] == noc_pos:
+            elif cp[2] == noc_pos:
                 esrc.append(i)
                 edst.append(j)
+                if j <= level_end:  # states are numbered in BFS order
+                    back += 1
         if progress is not None and i & 4095 == 0:
             now = time.perf_counter()
             if now - last >= progress_every:
@@ -214,14 +224,21 @@ def search(rules: Rules, deals: Sequence[Deal], *, cap: int = 10_000_000,
     res.generated = generated
     res.depth = level
     res.distinct = len(parent)
-    cyc = explore._cycle(esrc, edst, len(parent))
+    cyc = None
+    if back:
+        for j in range(len(parent)):  # add the tree edges that keep the nọc position
+            u = parent[j]
+            if u >= 0 and nocp[u] == nocp[j]:
+                esrc.append(u)
+                edst.append(j)
+        cyc = explore._cycle(esrc, edst, len(parent))
     if cyc is not None:
         rr = rules.rid("turn.exhausted_rule")
         steps = " → ".join(act[x].code() for x in cyc[1:])
         found("endless", "cycle", f"Ván có thể kéo dài mãi mà không bốc nọc: {steps}",
               f"The hand can go on for ever without drawing: {steps}", (rr,), cyc[0])
     res.store_bytes = (sys.getsizeof(ids) + len(ids) * 32  # the dict and its int keys
-                       + sys.getsizeof(act) + parent.itemsize * len(parent))
+                       + sys.getsizeof(act) + (parent.itemsize + 1) * len(parent))
     res.seconds = time.perf_counter() - t0
     if progress is not None:
         progress(len(parent), res.generated, 0, res.depth, res.seconds)
@@ -291,21 +308,18 @@ def _signature(pk: Packed, p: bytes, legal: list[Action]) -> bytes:
     (gate, source, turn, giver, passed-on, reclaimer), an interrupted window, the
     outcome, what every seat could claim (OPTF), the kinds of ban that bear on the
     decision (on the window's card for the seat whose turn it is; every ban of the seat
-    that must discard), whether that seat holds a card to eat the window's card with,
-    and whether an opening ù is offered.  The first state of every kind is
-    replayed on the reference, so rules that act only in rare positions are cited."""
-    first = 0 if not legal else 2 if legal[0].kind == "u" else 1
-    if p[0] == P_WINDOW:  # the bans on the card of the seat whose turn it is, and
-        x, t = p[5], p[8]  # whether it holds a card to eat it with (a chắn, a cạ)
-        row = pk.bans_at[t]
-        h = pk.hand_at[t]
-        bans = p[row + x] | p[row + 30]
-        first |= (p[h + x] > 0) << 2 | any(p[h + y] for y in pk.ca_partners[x]) << 3
-    elif p[0] == P_OVER:
-        bans = 0
-    else:  # the bans of the seat that must discard or return
-        bans = p[pk.bsum_at[p[1]]]
-    return p[0:2] + p[6:17] + p[pk.OPTF:pk.RESP] + bytes((first, bans))
+    that must discard), and whether an opening ù is offered.  The first state of every
+    kind is replayed on the reference, so rules that act only in rare positions are
+    cited too."""
+    ph = p[0]
+    if ph == P_WINDOW:
+        row = pk.bans_at[p[8]]
+        extra = p[row + p[5]] | p[row + 30]
+    elif ph == P_OVER:
+        extra = 0
+    else:
+        extra = p[pk.bsum_at[p[1]]] | (256 if legal and legal[0].kind == "u" else 0)
+    return p[0:2] + p[6:17] + p[pk.OPTF:pk.RESP] + extra.to_bytes(2, "little")
 
 
 def _stuck_what(pk: Packed, p: bytes, as_written: bool) -> str:

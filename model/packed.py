@@ -110,6 +110,11 @@ def option_flags(opts: Sequence[Action], card: int) -> int:
     return f
 
 
+def claim_code(s: int, x: int, src: int, second: int, in_turn: bool, rc: bool) -> int:
+    """Index of a claim key's first bytes in `Packed._prefix` (x < 32, src < 4)."""
+    return ((((s << 5 | x) << 2 | src) << 1 | second) << 1 | in_turn) << 1 | rc
+
+
 def claim_kind(code: int) -> int:
     """The claim an answer code makes (its card left out)."""
     if code >= R_RECLAIM:
@@ -150,6 +155,10 @@ class Packed:
         self.chan_at = tuple(b + S_CHAN for b in base)
         self.bsum_at = tuple(b + S_BSUM for b in base)
         self.seat_hand = tuple(enumerate(self.hand_at))
+        # the first bytes of a claim key, by claim_code (built once: keys are hot)
+        self._prefix = [bytes((s, x, src, second, in_turn, rc))
+                        for s in range(n) for x in range(32) for src in range(4)
+                        for second in (0, 1) for in_turn in (0, 1) for rc in (0, 1)]
         # a seat's claims on a window, by what decides them (see window_options)
         self._opts: dict[bytes, tuple[list[Action], int]] = {}
         self.cache_max = 200_000
@@ -429,7 +438,8 @@ class Packed:
         if s == p[WV] or (s != reclaimer and not in_turn and (
                 p[W2] or (not self.u_ok[p[WS]] and p[h + x] < 3))):
             return NO_ACTIONS
-        key = bytes((s, x, p[WS], p[W2], in_turn, s == reclaimer)) + p[h:h + CLAIM_VIEW]
+        key = self._prefix[claim_code(s, x, p[WS], p[W2], in_turn, s == reclaimer)
+                           ] + p[h:h + CLAIM_VIEW]
         e = self._opts.get(key)
         return (e or self._remember(key, p, s))[0]
 
@@ -556,13 +566,15 @@ class Packed:
         # claims_of for every seat, inlined: this is the machine's hottest loop
         u_ok = self.u_ok[src] and not second
         memo = self._opts
+        prefix = self._prefix
         for s, h in self.seat_hand:
             in_turn = s == turn
             if s == giver or (s != reclaimer and not in_turn and (
                     second or (not u_ok and m[h + card] < 3))):
                 m[r + s] = m[fl + s] = 0
                 continue
-            key = bytes((s, card, src, second, in_turn, s == reclaimer)) + m[h:h + CLAIM_VIEW]
+            key = prefix[((((s << 5 | card) << 2 | src) << 1 | second) << 1 | in_turn) << 1
+                         | (s == reclaimer)] + m[h:h + CLAIM_VIEW]
             e = memo.get(key) or self._remember(key, m, s)
             if e[0]:
                 m[r + s] = R_ASKED
