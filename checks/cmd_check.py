@@ -4,6 +4,8 @@ Runs, on the family's rules by default:
 
 1. exhaustive breadth-first searches of scaled-down configurations (checks/scale.py,
    checks/explore.py): invariants, deadlocks, contradictions, endless play, vacuity;
+   then the largest scale (chiu3) much further on the packed machine
+   (checks/packed_search.py, model/packed.py; ``--engine packed`` everywhere);
 2. the findings on every open question (checks/findings.py): shortest witnesses, how
    often at full size, hand counts and Z3 questions -- recomputed in full mode, reused
    from ``OPEN_QUESTIONS.json`` in ``--quick`` mode when it matches the table;
@@ -17,7 +19,8 @@ which only says whether they are stale).
 ``findings.json`` (for checks/report.py) is::
 
     {"ruleset", "players", "options", "quick", "exit_code",
-     "explorations": [{"scale", "describe", "deals", "distinct", "generated", "depth",
+     "explorations": [{"scale", "label", "describe", "deals", "engine", "cap",
+                       "check_every", "distinct", "generated", "depth",
                        "seconds", "states_per_second", "bytes_per_state", "complete",
                        "outcomes", "ties", "violations": [Violation.as_json + "itf",
                        "scenario"], "never_cited", "option_changes", "option_samples"}],

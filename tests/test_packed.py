@@ -8,12 +8,14 @@ same legal actions in the same order and step to the packing of the reference's 
 
 from __future__ import annotations
 
+import json
 from collections import deque
+from pathlib import Path
 
 import pytest
-from chanspec.checks import explore, packed_search, scale
+from chanspec.checks import cli, explore, packed_search, scale
 from chanspec.model import cards, table
-from chanspec.model.game import State, deal_random
+from chanspec.model.game import Action, Deal, State, deal_random
 from chanspec.model.packed import Packed
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -207,3 +209,35 @@ def test_a_step_the_reference_forbids_is_reported(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(Packed, "_discardable", banned_too)
     res = packed_search.search(rules, deals, check_every=1)
     assert "engines-disagree" in {x.what for x in res.violations()}
+
+
+def test_check_command_with_the_packed_engine(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out"
+    code = cli.main(["check", "--quick", "--scales", "five=2", "--engine", "packed",
+                     "--check-every", "50", "--no-write", "--quiet", "--out", str(out),
+                     "--lang", "en", "--option", "stuck-discard=as-written"])
+    text = capsys.readouterr().out
+    assert code == 11
+    assert "Packed machine (model/packed.py): one search for all deals" in text
+    assert "Error: deadlock (stuck-all-banned)" in text
+    rep = json.loads((out / "findings.json").read_text(encoding="utf-8"))
+    ex = rep["explorations"][0]
+    assert ex["engine"] == "packed" and ex["label"] == "five-packed" and ex["check_every"] == 50
+    trace = out / "five-packed-deadlock-stuck-all-banned.itf.json"
+    rules = scale.scaled_rules(BASE, scale.SCALES["five"], {"stuck-discard": "as-written"})
+    back = json.loads(trace.read_text(encoding="utf-8"))
+    deal = Deal.from_json(back["#meta"]["chanspec"]["deal"])
+    acts = [Action.from_json({k: v for k, v in s["action"].items() if v != ""})
+            for s in back["states"][1:]]
+    assert State.replay(rules, deal, acts).is_stuck()
+
+
+def test_check_command_caps_a_packed_search(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    code = cli.main(["check", "--quick", "--scales", "chiu3=1", "--engine", "packed",
+                     "--cap", "3000", "--no-write", "--quiet", "--out", str(tmp_path),
+                     "--lang", "en"])
+    text = capsys.readouterr().out
+    assert code == 0 and "STOPPED at the 3,000 states cap" in text
+    assert "3,000 distinct states found" in text
