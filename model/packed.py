@@ -161,6 +161,8 @@ class Packed:
                         for second in (0, 1) for in_turn in (0, 1) for rc in (0, 1)]
         # a seat's claims on a window, by what decides them (see window_options)
         self._opts: dict[bytes, tuple[list[Action], int]] = {}
+        # by a seat's view: for each source, the faces it could claim out of turn
+        self._oot: dict[bytes, tuple[int, int, int]] = {}
         self.cache_max = 200_000
         # what the table decides, read once (the same plan the reference reads)
         ok = p.claim_ok
@@ -450,6 +452,34 @@ class Packed:
         e = self._opts[key] = (o, option_flags(o, p[WC]))
         return e
 
+    def _out_of_turn_masks(self, view: bytes) -> tuple[int, int, int]:
+        """For a seat's view (concealed counts, ban row, laid chắn) and each source
+        (draw, discard, return): the faces x it could claim out of its turn on a card
+        not passed on -- ù, chíu-ù or chíu, exactly as `seat_options` decides them."""
+        if len(self._oot) >= self.cache_max:
+            self._oot.clear()
+        hand, row, chan = view[:F], view[F:F + F + 1], view[CLAIM_VIEW - 1]
+        keep_one = self.plan.keep_one and sum(hand) <= 3
+        out = []
+        for src in SOURCES:
+            u_ok, chiu_u_ok, chiu_ok, _ = self.claim_ok[src]
+            mask = 0
+            for x in self.faces:
+                hx = hand[x]
+                if hx >= self.copies or (not u_ok and hx < 3):
+                    continue  # (no copy of x is left to appear, or nothing to claim)
+                bits = row[x] | row[ANY]
+                chiu_free = hx >= 3 and not bits & B_CHIU
+                may_win = (u_ok or (chiu_u_ok and hx >= 3)) and not row[ANY] & B_WIN
+                if ((may_win and u_ok and self.is_win(hand, chan, x, "u"))
+                        or (may_win and chiu_u_ok and chiu_free
+                            and self.is_win(hand, chan, x, "chiu-u"))
+                        or (chiu_ok and chiu_free and not keep_one)):
+                    mask |= 1 << x
+            out.append(mask)
+        masks = self._oot[view] = (out[0], out[1], out[2])
+        return masks
+
     def window_options(self, p: bytes | bytearray) -> list[list[Action]]:
         """Every seat's claims on the open window."""
         return [self.claims_of(p, s) for s in range(self.n)]
@@ -567,12 +597,21 @@ class Packed:
         u_ok = self.u_ok[src] and not second
         memo = self._opts
         prefix = self._prefix
+        oot = self._oot
         for s, h in self.seat_hand:
             in_turn = s == turn
             if s == giver or (s != reclaimer and not in_turn and (
                     second or (not u_ok and m[h + card] < 3))):
                 m[r + s] = m[fl + s] = 0
                 continue
+            if not in_turn and s != reclaimer:
+                # out of turn a seat can only win or chíu: most cannot, and that is
+                # known from its view alone (one lookup, no key to build)
+                view = bytes(m[h:h + CLAIM_VIEW])
+                masks = oot.get(view) or self._out_of_turn_masks(view)
+                if not masks[src] >> card & 1:
+                    m[r + s] = m[fl + s] = 0
+                    continue
             key = prefix[((((s << 5 | card) << 2 | src) << 1 | second) << 1 | in_turn) << 1
                          | (s == reclaimer)] + m[h:h + CLAIM_VIEW]
             e = memo.get(key) or self._remember(key, m, s)
