@@ -73,10 +73,11 @@ def search(rules: Rules, deals: Sequence[Deal], *, cap: int = 10_000_000,
     # Endless play is a cycle of edges that keep the nọc position.  Edges to new states
     # are the BFS tree (parent, nocp); only the others are recorded.  Along tree edges
     # depth grows by one, so a cycle needs an edge to a state no deeper than its source
-    # ("back" counts them): with none, there is no cycle and the graph is not built.
+    # (a "back" edge): with none there is no cycle, and a cycle through a back edge
+    # u -> v means v reaches u, which `_endless` checks walking back from u.
     esrc = array("i")
     edst = array("i")
-    back = 0
+    back: list[int] = []  # positions in esrc/edst of the back edges
     # The queue holds positions only: BFS takes states out in the order it numbered
     # them, so the state taken out n-th is state number n.
     q: deque[bytes] = deque()
@@ -215,7 +216,7 @@ def search(rules: Rules, deals: Sequence[Deal], *, cap: int = 10_000_000,
                 esrc.append(i)
                 edst.append(j)
                 if j <= level_end:  # states are numbered in BFS order
-                    back += 1
+                    back.append(len(esrc) - 1)
         if progress is not None and i & 4095 == 0:
             now = time.perf_counter()
             if now - last >= progress_every:
@@ -224,14 +225,7 @@ def search(rules: Rules, deals: Sequence[Deal], *, cap: int = 10_000_000,
     res.generated = generated
     res.depth = level
     res.distinct = len(parent)
-    cyc = None
-    if back:
-        for j in range(len(parent)):  # add the tree edges that keep the nọc position
-            u = parent[j]
-            if u >= 0 and nocp[u] == nocp[j]:
-                esrc.append(u)
-                edst.append(j)
-        cyc = explore._cycle(esrc, edst, len(parent))
+    cyc = _endless(parent, nocp, esrc, edst, back)
     if cyc is not None:
         rr = rules.rid("turn.exhausted_rule")
         steps = " → ".join(act[x].code() for x in cyc[1:])
@@ -301,6 +295,53 @@ def _counts(faces: Sequence[int]) -> list[int]:
 def _census_key(counts: Sequence[int]) -> int:
     """A count vector as one integer, a byte per face (sums never carry: counts <= 255)."""
     return int.from_bytes(bytes(counts), "little")
+
+
+def _endless(parent: array, nocp: array, esrc: array, edst: array,
+             back: list[int]) -> list[int] | None:
+    """A cycle of edges that keep the nọc position, as [node, ..., node], or None.
+
+    The graph is the BFS tree (`parent`, where the nọc position stays) plus the recorded
+    non-tree edges `esrc` -> `edst`.  A cycle must use a back edge u -> v (`back`), and
+    then v reaches u: walk back from u along tree and recorded edges looking for v.
+    Walks share a step budget; past it (or when some v is found) the whole graph goes to
+    `explore._cycle`, which is exact."""
+    if not back:
+        return None
+    into: dict[int, list[int]] = {}
+    for a, b in zip(esrc, edst, strict=True):
+        into.setdefault(b, []).append(a)
+    budget = 4 * len(parent) + 1000
+    suspect = False
+    for e in back:
+        u, v = esrc[e], edst[e]
+        seen = {u}
+        stack = [u]
+        while stack and budget > 0:
+            x = stack.pop()
+            budget -= 1
+            if x == v:
+                suspect = True
+                break
+            w = parent[x]
+            if w >= 0 and nocp[w] == nocp[x] and w not in seen:
+                seen.add(w)
+                stack.append(w)
+            for w in into.get(x, ()):
+                if w not in seen:
+                    seen.add(w)
+                    stack.append(w)
+        if suspect or budget <= 0:
+            break
+    if not suspect and budget > 0:
+        return None
+    src, dst = array("i", esrc), array("i", edst)
+    for j in range(len(parent)):  # the tree edges that keep the nọc position
+        u = parent[j]
+        if u >= 0 and nocp[u] == nocp[j]:
+            src.append(u)
+            dst.append(j)
+    return explore._cycle(src, dst, len(parent))
 
 
 def _signature(pk: Packed, p: bytes, legal: list[Action]) -> bytes:

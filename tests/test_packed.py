@@ -241,3 +241,27 @@ def test_check_command_caps_a_packed_search(tmp_path: Path,
     text = capsys.readouterr().out
     assert code == 0 and "STOPPED at the 3,000 states cap" in text
     assert "3,000 distinct states found" in text
+
+
+def test_endless_play_needs_a_back_edge_whose_target_reaches_its_source() -> None:
+    from array import array
+
+    # BFS tree 0 -> 1 -> 2 -> 3, all at one nọc position; 0 -> 4 at another
+    parent = array("i", [-1, 0, 1, 2, 0])
+    nocp = array("B", [0, 0, 0, 0, 1])
+    # a cross edge 3 -> 1 back to an ancestor closes 1 -> 2 -> 3 -> 1
+    cyc = packed_search._endless(parent, nocp, array("i", [3]), array("i", [1]), [0])
+    assert cyc is not None and cyc[0] == cyc[-1] and set(cyc) == {1, 2, 3}
+    # an edge 4 -> 1 into another branch closes nothing (and 4 keeps no nọc with 0)
+    assert packed_search._endless(parent, nocp, array("i", [4]), array("i", [1]),
+                                  [0]) is None
+    # no back edge: no cycle, nothing built
+    assert packed_search._endless(parent, nocp, array("i", [1]), array("i", [3]),
+                                  []) is None
+    # a cycle through two recorded edges: 3 -> 4' ... use a second branch at nọc 0
+    parent2 = array("i", [-1, 0, 0, 1, 2])
+    nocp2 = array("B", [0, 0, 0, 0, 0])
+    # 3 -> 2 (cross, back) and 4 -> 1 (cross, back): 1 -> 3 -> 2 -> 4 -> 1
+    cyc2 = packed_search._endless(parent2, nocp2, array("i", [3, 4]), array("i", [2, 1]),
+                                  [0, 1])
+    assert cyc2 is not None and set(cyc2) == {1, 2, 3, 4}
