@@ -13,18 +13,19 @@ the packed machine.  It checks in every state what is cheap on packed bytes:
 
 and, in a deterministic sample of states (every ``check_every``-th distinct state, the
 first state of every kind -- `_signature` -- and every violating one), what needs the
-reference machine: the path to the state is
-replayed through `State` (model/game.py) -- each action checked legal by the reference --
-and the reference position must pack to the very same bytes and list the very same legal
-actions (``engines-disagree`` otherwise); then every check of checks/explore.py runs on
-the reference state: explanations against legality, rules cited (vacuity), and the
-same position under every other option value.
+reference machine: the path to the state is replayed through `State` (model/game.py) --
+each action checked legal by the reference -- and the reference position must pack to
+the very same bytes and list the very same legal actions (``engines-disagree``
+otherwise); then every check of checks/explore.py runs on the reference state:
+explanations against legality and rules cited (vacuity), and, on the every
+``check_every``-th states, the same position under every other option value.
 
 The claim-window reduction of checks/explore.py applies (only the lowest awaited seat's
 answers are expanded; answers commute).  States are stored as a 64-bit hash of the
-packed bytes (collision chance about N^2 / 2^65) with a parent link, an action number, a
-depth and a nọc position: about 90 bytes per state with the dict, plus the frontier of
-packed positions (``size`` bytes each) waiting in the queue.
+packed bytes (collision chance about N^2 / 2^65) with a parent link, the action that
+reached it and its nọc position: about 80 bytes per state with the dict, plus the
+frontier of packed positions (``size`` bytes each) waiting in the queue, and the edges
+that keep the nọc position but reach a state already seen (for endless play).
 """
 
 from __future__ import annotations
@@ -133,9 +134,10 @@ def search(rules: Rules, deals: Sequence[Deal], *, cap: int = 10_000_000,
     level, level_end = 0, len(parent) - 1  # BFS depth of state i; last state of it
     generated = 0
     last = t0
+    max_queue = 0
     while q:
-        if len(q) > res.max_queue:
-            res.max_queue = len(q)
+        if len(q) > max_queue:
+            max_queue = len(q)
         p = q.popleft()
         i += 1
         if i > level_end:
@@ -179,19 +181,22 @@ def search(rules: Rules, deals: Sequence[Deal], *, cap: int = 10_000_000,
         else:
             legal = legal_of(p)
         sample = i % check_every == 0
+        first_of_kind = False
         if not sample:  # also the first state of every kind (see _signature)
             sig = _signature(pk, p, legal)
             if sig not in kinds:
                 kinds.add(sig)
-                sample = True
+                first_of_kind = True
         if not legal:
             res.outcomes["stuck"] += 1
             what = _stuck_what(pk, p, stuck_as_written)
             vi, en = STUCK_TEXT[what]
             found("deadlock", what, vi, en, (rules.rid("turn.stuck_rule"),), i)
             sample = True
-        if sample or bad:
-            _reference_check(pk, res, alts, i, p, path_to, found)
+        if sample or bad or first_of_kind:
+            # other option values are tried on the regular sample only (they are for
+            # option vacuity, which needs no rare positions)
+            _reference_check(pk, res, alts if sample else (), i, p, path_to, found)
         noc_pos = p[2]
         for a in legal:
             if tie_possible and _closes_tie(pk, p, a):
@@ -224,6 +229,7 @@ def search(rules: Rules, deals: Sequence[Deal], *, cap: int = 10_000_000,
                 progress(len(parent), generated, len(q), level, now - t0)
     res.generated = generated
     res.depth = level
+    res.max_queue = max_queue
     res.distinct = len(parent)
     cyc = _endless(parent, nocp, esrc, edst, back)
     if cyc is not None:
