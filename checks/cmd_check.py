@@ -51,7 +51,7 @@ from .common import add_command, add_common, load_table, options_of, say, write_
 # (chiu3 is far too large: capped); the packed machine then takes chiu3 much further.
 PLAN_FULL = [("ranks2", 20, "reference", None), ("chiu4", 4, "reference", None),
              ("five", 30, "reference", None), ("chiu3", 1, "reference", 60_000),
-             ("chiu3", 1, "packed", 1_500_000)]
+             ("chiu3", 1, "packed", 1_000_000)]
 PLAN_QUICK = [("ranks2", 6, "reference", None), ("chiu4", 3, "reference", None),
               ("five", 8, "reference", None), ("chiu3", 1, "packed", 60_000)]
 CAP_REFERENCE = 2_000_000  # states per deal
