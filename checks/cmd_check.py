@@ -45,7 +45,7 @@ from chanspec.model.game import Deal
 from chanspec.model.table import OptionError, Table
 
 from . import diagrams, explore, findings, packed_search, questions, scale, scenario
-from .common import add_command, add_common, load_table, options_of, say, write_atomic
+from .common import add_command, add_common, load_table, options_of, positive_int, say, write_atomic
 
 # (scale, deals, engine, cap).  The reference machine searches each deal completely
 # (chiu3 is far too large: capped); the packed machine then takes chiu3 much further.
@@ -91,11 +91,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         "millions of states, one search for all deals, the reference "
                         "replays a sample), auto: the plan's (reference everywhere, then "
                         "packed for chiu3)")
-    p.add_argument("--cap", type=int, default=None, metavar="N",
+    p.add_argument("--cap", type=positive_int, default=None, metavar="N",
                    help="giới hạn số trạng thái / state cap (per deal with the reference "
                         f"engine, default {CAP_REFERENCE:,}; per search with packed, default "
                         f"{CAP_PACKED:,}; the plan caps chiu3)")
-    p.add_argument("--check-every", type=int, default=CHECK_EVERY, metavar="K",
+    p.add_argument("--check-every", type=positive_int, default=CHECK_EVERY, metavar="K",
                    help="máy nén: cứ K trạng thái thì kiểm lại bằng máy tham chiếu / packed "
                         f"engine: replay one state in K on the reference (default "
                         f"{CHECK_EVERY})")
@@ -123,6 +123,9 @@ def _plan(args: argparse.Namespace) -> list[tuple[scale.Scale, int, int, str]]:
             continue
         if args.engine != "auto":
             engine = args.engine
+        if engine == "packed" and n > packed_search.MAX_DEALS:
+            raise OptionError(f"{name}={n}: one packed search holds at most "
+                              f"{packed_search.MAX_DEALS:,} deals; ask for fewer")
         default = CAP_PACKED if engine == "packed" else CAP_REFERENCE
         item = (sc, n, args.cap or cap or default, engine)
         if not any(o[0] == sc and o[3] == engine for o in out):

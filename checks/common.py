@@ -132,3 +132,16 @@ def non_default_options(rules: table_mod.Rules) -> Mapping[str, str]:
     """Options whose value differs from the table's default."""
     defaults = rules.table.defaults()
     return {k: v for k, v in sorted(rules.options.items()) if defaults.get(k) != v}
+
+
+def positive_int(text: str) -> int:
+    """argparse type: a whole number of at least 1 (a clear message otherwise)."""
+    import argparse
+
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return n

@@ -53,6 +53,7 @@ from chanspec.model.table import Rules
 from . import explore
 from .explore import STUCK_TEXT, DealResult, Result, Violation
 
+MAX_DEALS = 65_535  # the deal number takes two bytes of a position
 NO_ACTION = Action("pass", -1)  # stands for "no action" at the deals themselves
 Progress = Callable[[int, int, int, int, float], None]  # distinct, generated, queue, depth, s
 

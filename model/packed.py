@@ -170,7 +170,8 @@ class Packed:
                          for s in SOURCES}
         self.tier = {R_U: p.tier["u"], R_CHIU_U: p.tier["chiu-u"], R_CHIU: p.tier["chiu"],
                      R_EAT: p.tier["eat"], R_RECLAIM: p.tier["reclaim"]}
-        # bans each trigger creates: (bit, face-specific?), in the table's order
+        # the bans each trigger creates: (bits on the face, bits on "any face" other than
+        # a declined win, the declined-win bit)
         self.trig: dict[str, tuple[int, int, int]] = dict.fromkeys(TRIGGERS, (0, 0, 0))
         for trig, rows in p.by_trigger.items():
             face_bits = any_bits = 0
