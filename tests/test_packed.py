@@ -265,3 +265,13 @@ def test_endless_play_needs_a_back_edge_whose_target_reaches_its_source() -> Non
     cyc2 = packed_search._endless(parent2, nocp2, array("i", [3, 4]), array("i", [2, 1]),
                                   [0, 1])
     assert cyc2 is not None and set(cyc2) == {1, 2, 3, 4}
+
+
+def test_check_command_refuses_bad_packed_settings(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    for flag in ("--cap", "--check-every"):
+        assert cli.main(["check", "--quick", flag, "0", "--out", str(tmp_path)]) == 2
+        assert "expected a whole number of at least 1" in capsys.readouterr().err
+    code = cli.main(["check", "--quick", "--no-write", "--engine", "packed", "--scales",
+                     "ranks2=70000", "--out", str(tmp_path)])
+    assert code == 2 and "at most 65,535 deals" in capsys.readouterr().err
