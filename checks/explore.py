@@ -252,26 +252,35 @@ def _allows(en: str) -> bool:
     return en.startswith(ALLOW_PREFIXES)
 
 
+Problem = tuple[str, str, str, str, tuple[str, ...]]  # kind, what, vi, en, rule ids
+
+
+def invariant_problems(r: Rules, census: list[int],
+                       sizes: list[tuple[int, int]]) -> list[Problem]:
+    """The census (copies of each face anywhere) and every seat's (hand size, expected
+    hand size) against the rules; shared by both explorers."""
+    out: list[Problem] = []
+    want = [r.copies if f in r.faces else 0 for f in range(cards.NUM_FACES)]
+    if census != want:
+        bad = [f for f in range(cards.NUM_FACES) if census[f] != want[f]]
+        out.append(("invariant", "census",
+                    f"Kiểm đếm sai: {', '.join(f'{cards.name(f)} có {census[f]}' for f in bad)}",
+                    f"Census broken: {', '.join(f'{cards.name(f)} x{census[f]}' for f in bad)}",
+                    (r.rid("deck.rule"),)))
+    for s, (hs, es) in enumerate(sizes):
+        if hs != es:
+            out.append(("invariant", "hand-size", f"Ghế {s} có {hs} quân, đáng lẽ {es}",
+                        f"Seat {s} holds {hs} cards, expected {es}", (r.variant.rule,)))
+    return out
+
+
 def check_state(st: State, legal: list[Action], explain: bool,
                 cited_allow: set[str], cited_refuse: set[str]) -> list[tuple[str, str, str, str,
                                                                              tuple[str, ...]]]:
     """Problems of one state: (kind, what, vi, en, rules)."""
-    out: list[tuple[str, str, str, str, tuple[str, ...]]] = []
     r = st.rules
-    want = [r.copies if f in r.faces else 0 for f in range(cards.NUM_FACES)]
-    cen = st.census()
-    if cen != want:
-        bad = [f for f in range(cards.NUM_FACES) if cen[f] != want[f]]
-        out.append(("invariant", "census",
-                    f"Kiểm đếm sai: {', '.join(f'{cards.name(f)} có {cen[f]}' for f in bad)}",
-                    f"Census broken: {', '.join(f'{cards.name(f)} x{cen[f]}' for f in bad)}",
-                    (r.rid("deck.rule"),)))
-    for s in range(st.n):
-        hs, es = st.hand_size(s), st.expected_hand_size(s)
-        if hs != es:
-            out.append(("invariant", "hand-size",
-                        f"Ghế {s} có {hs} quân, đáng lẽ {es}",
-                        f"Seat {s} holds {hs} cards, expected {es}", (r.variant.rule,)))
+    out = invariant_problems(r, st.census(), [(st.hand_size(s), st.expected_hand_size(s))
+                                              for s in range(st.n)])
     pend = st.pending()
     if legal:
         seats = {a.seat for a in legal}

@@ -103,8 +103,7 @@ def search(rules: Rules, deals: Sequence[Deal], *, cap: int = 10_000_000,
     card_key = [1 << (8 * f) for f in range(F)]
     n = pk.n
     blocks = [(s, pk.laid_at[s]) for s in range(n)]  # laid + concealed: one slice
-    opener = [d.opener for d in deals]
-    expect = _Expected(pk)
+    expected_sizes = pk.expected_sizes
     dead = pk.DEAD
     low = (1 << 8 * F) - 1
     resp = pk.RESP
@@ -149,7 +148,7 @@ def search(rules: Rules, deals: Sequence[Deal], *, cap: int = 10_000_000,
         c = frm(p[dead:dead + F], "little") + noc_keys[p[3] * 256 + p[4]][p[2]]
         if ph == P_WINDOW:
             c += card_key[p[5]]
-        sizes = expect[ph, p[1], opener[p[3] * 256 + p[4]], p[15]]
+        sizes = expected_sizes(p)
         bad = False
         for s, lo in blocks:
             held = p[lo:lo + 2 * F]
@@ -247,31 +246,6 @@ def search(rules: Rules, deals: Sequence[Deal], *, cap: int = 10_000_000,
     out.edges = len(esrc)  # type: ignore[attr-defined]
     out.packed_bytes = pk.size  # type: ignore[attr-defined]
     return out
-
-
-class _Expected(dict[tuple[int, int, int, int], tuple[int, ...]]):
-    """(phase, actor, opener, winner) -> every seat's expected hand size (-1: the
-    winner, who took the card), as `Packed.expected_hand_size` says."""
-
-    def __init__(self, pk: Packed):
-        super().__init__()
-        self.pk = pk
-
-    def __missing__(self, key: tuple[int, int, int, int]) -> tuple[int, ...]:
-        ph, actor, opener, winner = key
-        pk = self.pk
-        out = []
-        for s in range(pk.n):
-            if ph == P_OPENING:
-                out.append(pk.opener_cards if s == opener else pk.other_cards)
-            elif ph in (P_DISCARD, P_RETURN) and s == actor:
-                out.append(pk.other_cards + 1)
-            elif ph == P_OVER and s == winner:
-                out.append(-1)
-            else:
-                out.append(pk.other_cards)
-        v = self[key] = tuple(out)
-        return v
 
 
 class TLCProgress:
@@ -395,19 +369,9 @@ def _closes_tie(pk: Packed, p: bytes, a: Action) -> bool:
 
 def _invariants(pk: Packed, p: bytes, rules: Rules, i: int,
                 found: Callable[..., None]) -> None:
-    want = [rules.copies if f in rules.faces else 0 for f in range(cards.NUM_FACES)]
-    cen = pk.census(p)
-    if cen != want:
-        bad = [f for f in range(cards.NUM_FACES) if cen[f] != want[f]]
-        found("invariant", "census",
-              f"Kiểm đếm sai: {', '.join(f'{cards.name(f)} có {cen[f]}' for f in bad)}",
-              f"Census broken: {', '.join(f'{cards.name(f)} x{cen[f]}' for f in bad)}",
-              (rules.rid("deck.rule"),), i)
-    for s in range(pk.n):
-        hs, es = pk.hand_size(p, s), pk.expected_hand_size(p, s)
-        if hs != es:
-            found("invariant", "hand-size", f"Ghế {s} có {hs} quân, đáng lẽ {es}",
-                  f"Seat {s} holds {hs} cards, expected {es}", (rules.variant.rule,), i)
+    sizes = [(pk.hand_size(p, s), pk.expected_hand_size(p, s)) for s in range(pk.n)]
+    for problem in explore.invariant_problems(rules, pk.census(p), sizes):
+        found(*problem, i)
 
 
 def _reference_check(pk: Packed, res: DealResult, alts: Any, i: int, p: bytes,

@@ -95,6 +95,8 @@ CLAIM_VIEW = S_BSUM - S_HAND  # concealed + bans + chắn: what a seat's claims 
 
 
 OPT_BITS = {"u": 1 | 8, "chiu-u": 1 | 16, "chiu": 32, "reclaim": 64}
+# ù, chíu-ù, chíu in the order the reference lists them, each with a bit of its own
+WIN_OR_CHIU = (("u", 8), ("chiu-u", 16), ("chiu", 32))
 
 
 def option_flags(opts: Sequence[Action], card: int) -> int:
@@ -135,6 +137,7 @@ class Packed:
         for d in self.deals:
             check_deal(rules, d)
         self.nocs = tuple(d.noc for d in self.deals)
+        self.openers = tuple(d.opener for d in self.deals)
         n = self.n = rules.players
         self.plan = p = _plan(rules)
         self.is_win = engine(rules).is_win
@@ -159,11 +162,12 @@ class Packed:
         self._prefix = [bytes((s, x, src, second, in_turn, rc))
                         for s in range(n) for x in range(32) for src in range(4)
                         for second in (0, 1) for in_turn in (0, 1) for rc in (0, 1)]
-        # a seat's claims on a window, by what decides them (see window_options)
+        # a seat's claims on a window, by what decides them (see claims_of)
         self._opts: dict[bytes, tuple[list[Action], int]] = {}
         # by a seat's view: for each source, the faces it could claim out of turn
         self._oot: dict[bytes, tuple[int, int, int]] = {}
         self.cache_max = 200_000
+        self._sizes: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
         # what the table decides, read once (the same plan the reference reads)
         ok = p.claim_ok
         self.claim_ok = {s: (ok[(s, "u")], ok[(s, "chiu-u")], ok[(s, "chiu")], ok[(s, "eat")])
@@ -188,7 +192,7 @@ class Packed:
         self.odd_group = tuple(sorted(rules.odd_group))
         v = rules.variant
         self.opener_cards, self.other_cards = v.opener_cards, v.other_cards
-        self.act = p.act
+        self.act: dict[str, list[Action]] = p.act
         self.card_act = p.card_act
 
     # ------------------------------------------------------------------ packing
@@ -330,15 +334,24 @@ class Packed:
         return sum(p[h:h + F]) + sum(p[lo:lo + F])
 
     def expected_hand_size(self, p: bytes, s: int) -> int:
-        ph = p[PH]
-        if ph == P_OPENING:
-            return self.opener_cards if s == self.deals[self.deal_index(p)].opener \
+        size = self.expected_sizes(p)[s]
+        return self.hand_size(p, s) if size < 0 else size
+
+    def expected_sizes(self, p: bytes) -> tuple[int, ...]:
+        """Every seat's expected hand size (-1 for a winner, who took the card), by
+        (phase, actor, opener, winner): remembered, the search asks it of every state."""
+        ph, actor, winner = p[PH], p[AC], p[RW]
+        opener = self.openers[p[DH] * 256 + p[DL]]
+        key = (ph, actor, opener, winner)
+        out = self._sizes.get(key)
+        if out is None:
+            out = self._sizes[key] = tuple(
+                self.opener_cards if ph == P_OPENING and s == opener
+                else self.other_cards + 1 if ph in (P_DISCARD, P_RETURN) and s == actor
+                else -1 if ph == P_OVER and s == winner
                 else self.other_cards
-        if ph in (P_DISCARD, P_RETURN) and s == p[AC]:
-            return self.other_cards + 1
-        if ph == P_OVER and p[RW] == s:
-            return self.hand_size(p, s)
-        return self.other_cards
+                for s in range(self.n))
+        return out
 
     # ------------------------------------------------------------------ legality
     def _discardable(self, p: bytes | bytearray, s: int) -> list[int]:
@@ -411,25 +424,32 @@ class Packed:
         hx = p[h + x]
         if not in_turn and not u_ok and hx < 3:
             return []
-        acts: list[Action] = []
         b = self.bans_at[s]
-        bits = p[b + x] | p[b + ANY]
-        hand = p[h:h + F]
-        chan = p[self.chan_at[s]]
-        if (u_ok or (chiu_u_ok and hx >= 3)) and not p[b + ANY] & B_WIN:
-            if u_ok and self.is_win(hand, chan, x, "u"):
-                acts.append(self.act["u"][s])
-            if chiu_u_ok and hx >= 3 and not bits & B_CHIU and self.is_win(hand, chan, x,
-                                                                            "chiu-u"):
-                acts.append(self.act["chiu-u"][s])
-        if chiu_ok and hx >= 3 and not bits & B_CHIU:
-            if (not second or in_turn) and not (self.plan.keep_one and sum(hand) <= 3):
-                acts.append(self.act["chiu"][s])
+        won = self._win_or_chiu(p[h:h + F], p[b:b + F + 1], p[self.chan_at[s]], x,
+                                u_ok, chiu_u_ok, chiu_ok and (not second or in_turn))
+        acts = [self.act[k][s] for k, bit in WIN_OR_CHIU if won & bit]
         may_eat = eat_ok and not (src == S_DRAW and not second and self.plan.next_only)
         if may_eat and in_turn:
             mine = self.card_act["eat"][s]
             acts.extend(mine[y] for y in self._eat_partners(p, s, x))
         return acts
+
+    def _win_or_chiu(self, hand: bytes | bytearray, row: bytes | bytearray, chan: int,
+                     x: int, u_ok: bool, chiu_u_ok: bool, chiu_ok: bool) -> int:
+        """Which of ù, chíu-ù and chíu (`OPT_BITS`) a seat with these concealed cards,
+        ban row and laid chắn may claim on x, when the window allows them."""
+        hx = hand[x]
+        bits = row[x] | row[ANY]
+        chiu_free = hx >= 3 and not bits & B_CHIU
+        out = 0
+        if (u_ok or (chiu_u_ok and hx >= 3)) and not row[ANY] & B_WIN:
+            if u_ok and self.is_win(hand, chan, x, "u"):
+                out |= OPT_BITS["u"]
+            if chiu_u_ok and chiu_free and self.is_win(hand, chan, x, "chiu-u"):
+                out |= OPT_BITS["chiu-u"]
+        if chiu_ok and chiu_free and not (self.plan.keep_one and sum(hand) <= 3):
+            out |= OPT_BITS["chiu"]
+        return out
 
     def claims_of(self, p: bytes | bytearray, s: int) -> list[Action]:
         """Seat `s`'s claims on the open window (`seat_options`).  They depend only on
@@ -460,30 +480,18 @@ class Packed:
         if len(self._oot) >= self.cache_max:
             self._oot.clear()
         hand, row, chan = view[:F], view[F:F + F + 1], view[CLAIM_VIEW - 1]
-        keep_one = self.plan.keep_one and sum(hand) <= 3
         out = []
         for src in SOURCES:
             u_ok, chiu_u_ok, chiu_ok, _ = self.claim_ok[src]
             mask = 0
             for x in self.faces:
-                hx = hand[x]
-                if hx >= self.copies or (not u_ok and hx < 3):
-                    continue  # (no copy of x is left to appear, or nothing to claim)
-                bits = row[x] | row[ANY]
-                chiu_free = hx >= 3 and not bits & B_CHIU
-                may_win = (u_ok or (chiu_u_ok and hx >= 3)) and not row[ANY] & B_WIN
-                if ((may_win and u_ok and self.is_win(hand, chan, x, "u"))
-                        or (may_win and chiu_u_ok and chiu_free
-                            and self.is_win(hand, chan, x, "chiu-u"))
-                        or (chiu_ok and chiu_free and not keep_one)):
+                # (no copy of x is left to appear when the seat holds them all)
+                if hand[x] < self.copies and self._win_or_chiu(hand, row, chan, x, u_ok,
+                                                               chiu_u_ok, chiu_ok):
                     mask |= 1 << x
             out.append(mask)
         masks = self._oot[view] = (out[0], out[1], out[2])
         return masks
-
-    def window_options(self, p: bytes | bytearray) -> list[list[Action]]:
-        """Every seat's claims on the open window."""
-        return [self.claims_of(p, s) for s in range(self.n)]
 
     def legal(self, p: bytes, seat: int | None = None) -> list[Action]:
         """`State.legal_actions()` of the position, in the same order."""
