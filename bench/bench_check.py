@@ -1,7 +1,7 @@
 """Benchmark of the model checker: distinct states per second and bytes per stored
-state, on one core, for the packed search (checks/packed_search.py) against baselines
+state, on one core, for the packed search (checks/explore/packed_search.py) against baselines
 measured in the same run on the same deals: the reference explorer with every check
-(checks/explore.py) and the bare reference search (child + fingerprint + dedup).
+(checks/explore/search.py) and the bare reference search (child + fingerprint + dedup).
 
     python bench/bench_check.py [--scale ranks2] [--deals 20] [--seed 1]
     python bench/bench_check.py --big 10000000 [--scale ranks2] [--deals 1400]
@@ -19,7 +19,8 @@ import resource
 import time
 from collections import deque
 
-from chanspec.checks import explore, packed_search, scale
+from chanspec.checks.explore import packed_search, scale
+from chanspec.checks.explore import search as explore
 from chanspec.model import table
 from chanspec.model.game import State
 

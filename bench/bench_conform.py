@@ -28,7 +28,8 @@ import sys
 import time
 from typing import Any
 
-from chanspec.checks import conform, logs, replay
+from chanspec.checks.conform import campaign as conform
+from chanspec.checks.conform import logs, replay
 from chanspec.model import game, table
 
 
@@ -70,7 +71,7 @@ def bench_replay(seed: int, games: int, repeat: int) -> dict[str, Any]:
 
 
 def bench_differential(seed: int, hands: int) -> dict[str, Any]:
-    cmd = [sys.executable, "-m", "chanspec.checks.refengine"]
+    cmd = [sys.executable, "-m", "chanspec.checks.conform.refengine"]
     t0 = time.perf_counter()
     res = conform.campaign(cmd, hands=hands, seed=seed, timeout=30)
     td = time.perf_counter() - t0

@@ -18,7 +18,7 @@ import sys
 import time
 from typing import Any
 
-from chanspec.checks.z3win import Z3Win
+from chanspec.checks.oracles.z3win import Z3Win
 from chanspec.model import cards, table, win
 from chanspec.model.table import Rules
 

@@ -46,7 +46,7 @@ a ban (only what it bans).  Everything the table decides is read from the same r
 machine.  tests/test_packed.py checks, over every reachable position of small
 configurations under every option value, that ``legal(encode(s)) == s.legal_actions()``
 and ``step(encode(s), a) == encode(s.child(a))`` -- the reference is the oracle.  The
-explorer (checks/explore.py, ``engine="packed"``) replays a sample of the positions it
+explorer (checks/explore/search.py, ``engine="packed"``) replays a sample of the positions it
 reaches through the reference and compares again, in every run.
 """
 

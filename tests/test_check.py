@@ -9,7 +9,14 @@ from array import array
 from pathlib import Path
 
 import pytest
-from chanspec.checks import cli, diagrams, explore, findings, hands, itf, scale, scenario, witness
+from chanspec.checks.cli import app as cli
+from chanspec.checks.conform import itf
+from chanspec.checks.explore import scale
+from chanspec.checks.explore import search as explore
+from chanspec.checks.findings import compute as findings
+from chanspec.checks.findings import scenario, witness
+from chanspec.checks.oracles import hands
+from chanspec.checks.report import diagrams
 from chanspec.model import cards, table
 from chanspec.model.game import Action, Deal, State
 

@@ -7,7 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from chanspec.checks import cli, cmd_win
+from chanspec.checks.cli import app as cli
+from chanspec.checks.cli import cmd_win
 
 # 23 cards (4 players, not the opener): eleven chắn and a lone Thất Sách.
 HAND4 = ("2v 2v 3n 3n 4s 4s 5v 5v 6n 6n 7s 8v 8v 9n 9n 1v 1v 2n 2n 3s 3s 4v 4v").split()
@@ -40,19 +41,19 @@ def test_help_lists_every_command_in_both_languages(capsys: pytest.CaptureFixtur
 def test_command_modules_are_discovered() -> None:
     mods = cli.command_modules()
     assert mods[: len(cli.COMMANDS)] == cli.COMMANDS
-    assert "chanspec.checks.cmd_win" in mods
+    assert "chanspec.checks.cli.cmd_win" in mods
     assert all(m.rsplit(".", 1)[-1].startswith("cmd_") for m in mods)
 
 
 def test_broken_command_module_does_not_break_the_rest(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(cli, "COMMANDS", [*cli.COMMANDS, "chanspec.checks.cmd_not_there"])
+    monkeypatch.setattr(cli, "COMMANDS", [*cli.COMMANDS, "chanspec.checks.cli.cmd_not_there"])
     code, out, _ = run(capsys, "--help")
     assert code == 0 and "not-there" in out and "win" in out
     code, _, err = run(capsys, "not-there")
     assert code == cli.EXIT_BROKEN_COMMAND
-    assert "chanspec.checks.cmd_not_there" in err
+    assert "chanspec.checks.cli.cmd_not_there" in err
     code, out, _ = run(capsys, "win", *HAND4, "--with", "7s", "--json")
     assert code == 0 and json.loads(out)["win"] is True
 

@@ -11,13 +11,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from chanspec.checks import cli, conform, logs, replay
-from chanspec.checks.common import say
-from chanspec.checks.driver import Engine, EngineError
+from chanspec.checks.cli import app as cli
+from chanspec.checks.conform import campaign as conform
+from chanspec.checks.conform import logs, replay
+from chanspec.checks.conform.driver import Engine, EngineError
+from chanspec.checks.output import say
 from kit_helpers import ENGINES
 
 PY = sys.executable
-REFERENCE = [PY, "-m", "chanspec.checks.refengine"]
+REFERENCE = [PY, "-m", "chanspec.checks.conform.refengine"]
 
 
 def engine(name: str, *args: str) -> list[str]:
@@ -31,7 +33,7 @@ def test_the_reference_as_an_external_engine_conforms() -> None:
 
 
 def test_chanspec_serve_conforms_with_every_option_varied() -> None:
-    cmd = [PY, "-m", "chanspec.checks.cli", "serve"]
+    cmd = [PY, "-m", "chanspec.checks.cli.app", "serve"]
     res = conform.campaign(cmd, hands=8, seed=6, timeout=10, vary_options=True)
     assert res.status == "conforming", conform.render(res, "en", say)
 

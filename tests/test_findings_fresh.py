@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from chanspec.checks import explore, findings
+from chanspec.checks.explore import search as explore
+from chanspec.checks.findings import compute as findings
 from chanspec.model import table
 
 

@@ -1,7 +1,7 @@
 """The reference machine, played: random simulation, Hypothesis exploration, golden games.
 
 * `test_random_simulation`: an OpenSpiel-style campaign of seeded games over both player
-  counts and every option value, every invariant of `chanspec.checks.invariants` checked
+  counts and every option value, every invariant of `chanspec.checks.explore.invariants` checked
   at every step.  A failure prints the campaign seed, the game and its action list.
 * `TestGame`: the Hypothesis `RuleBasedStateMachine` (CI profile, fixed seed).
 * golden games (tests/golden/*.json): small hand-built deals where named rules of the
@@ -19,8 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from chanspec.checks import invariants, simulate
-from chanspec.checks.stateful import TestGame  # noqa: F401 - collected by pytest
+from chanspec.checks.explore import invariants, simulate
 from chanspec.model import cards, game, table, win
 from chanspec.model.game import Action, Deal, State
 

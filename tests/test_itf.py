@@ -1,10 +1,10 @@
-"""ITF traces (checks/itf.py): Apalache's Informal Trace Format, replayable."""
+"""ITF traces (checks/conform/itf.py): Apalache's Informal Trace Format, replayable."""
 
 from __future__ import annotations
 
 import json
 
-from chanspec.checks import itf, replay
+from chanspec.checks.conform import itf, replay
 from kit_helpers import played
 
 

@@ -1,11 +1,11 @@
-"""Game logs (checks/logs.py): the writer, the strict reader, and the JSON Schema."""
+"""Game logs (checks/conform/logs.py): the writer, the strict reader, and the JSON Schema."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
-from chanspec.checks import itf, logs
+from chanspec.checks.conform import itf, logs, records
 from chanspec.model import table
 from chanspec.model.game import Action, State
 from hypothesis import given, settings
@@ -168,17 +168,17 @@ def test_extension_fields_are_ignored() -> None:
 
 def test_state_files_and_itf_traces_load_as_logs() -> None:
     state = played(8, 5)
-    as_state = logs.load_text(json.dumps(state.to_json(), indent=2), "s.json")
+    as_state = records.load_text(json.dumps(state.to_json(), indent=2), "s.json")
     assert as_state.fmt == "state" and as_state.actions() == state.history
     trace = itf.trace(state.rules, state.deal, state.history)
-    as_itf = logs.load_text(itf.dumps(trace), "t.itf.json")
+    as_itf = records.load_text(itf.dumps(trace), "t.itf.json")
     assert as_itf.fmt == "itf" and as_itf.actions() == state.history
     with pytest.raises(logs.LogError, match="neither"):
-        logs.load_text(json.dumps({"hello": 1}), "x.json")
+        records.load_text(json.dumps({"hello": 1}), "x.json")
     bad = state.to_json()
     bad["actions"][2] = {"type": "eat", "seat": 1}
     with pytest.raises(logs.LogError) as exc:
-        logs.load_text(json.dumps(bad), "s.json")
+        records.load_text(json.dumps(bad), "s.json")
     assert exc.value.field == "actions[2].card"
 
 

@@ -1,6 +1,6 @@
 """The machine's event list: every event keeps its own ``type`` tag.
 
-Game logs (checks/logs.py) are built from these events, so an event that loses its tag
+Game logs (checks/conform/logs.py) are built from these events, so an event that loses its tag
 would be read back as a different line.
 """
 

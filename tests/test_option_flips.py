@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from chanspec.checks.invariants import choose
+from chanspec.checks.explore.invariants import choose
 from chanspec.model import cards, table
 from chanspec.model.game import Action, Deal, State
 

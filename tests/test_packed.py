@@ -1,5 +1,6 @@
 """The packed machine (model/packed.py) against the reference (model/game.py), and the
-packed search (checks/packed_search.py) against the reference explorer (checks/explore.py).
+packed search (checks/explore/packed_search.py) against the reference explorer
+(checks/explore/search.py).
 
 The reference is the oracle: over every reachable position of small configurations under
 every option value, and along random full-size hands, the packed machine must list the
@@ -13,7 +14,9 @@ from collections import deque
 from pathlib import Path
 
 import pytest
-from chanspec.checks import cli, explore, packed_search, scale
+from chanspec.checks.cli import app as cli
+from chanspec.checks.explore import packed_search, scale
+from chanspec.checks.explore import search as explore
 from chanspec.model import cards, table
 from chanspec.model.game import Action, Deal, State, deal_random
 from chanspec.model.packed import Packed

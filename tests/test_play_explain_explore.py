@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from chanspec.checks import cmd_explain, narrate
-from chanspec.checks.cli import main
+from chanspec.checks.cli import cmd_explain, main
+from chanspec.checks.report import narrate
 from chanspec.model import cards, table
 from chanspec.model.game import Action, Deal, State
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from chanspec.checks import cli, findings, questions
-from chanspec.checks.common import write_atomic
+from chanspec.checks.cli import app as cli
+from chanspec.checks.findings import compute as findings
+from chanspec.checks.findings import questions
+from chanspec.checks.output import write_atomic
 from chanspec.model import table
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from chanspec.checks import cli, logs, replay
+from chanspec.checks.cli import app as cli
+from chanspec.checks.conform import logs, replay
 from chanspec.model import cards, table
 from chanspec.model.game import Action, State
 from kit_helpers import build_deal, case_prefix, played, vector_docs

@@ -1,4 +1,4 @@
-"""The family's static site (checks/report.py): content, consistency, links, and the JS
+"""The family's static site (checks/report/site.py): content, consistency, links, and the JS
 port of the winning-hand engine against model/win.py."""
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
-from chanspec.checks import questions, report
 from chanspec.checks.cli import main
+from chanspec.checks.findings import questions
+from chanspec.checks.report import site as report
 from chanspec.model import cards, table, win
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,7 +43,7 @@ FINDINGS = {
         "effects": {"on": {"vi": "Ghế 1 được ăn.", "en": "Seat 1 may eat."},
                     "off": {"vi": "Ghế 1 không ăn được.", "en": "Seat 1 cannot eat."}},
     },
-    # the shape checks/questions.py produces
+    # the shape checks/findings/questions.py produces
     "drawn-card-offer": questions.Finding(
         steps_vi=("Ghế 2 bốc Tam Văn.", "Ghế 2 chuyển; Ghế 3 ăn."),
         steps_en=("Seat 2 draws Tam Văn.", "Seat 2 passes; seat 3 eats."),
@@ -412,7 +413,7 @@ def test_js_engine_agrees_with_python_on_every_hand(tmp_path: Path) -> None:
         "const d = JSON.parse(fs.readFileSync(process.argv[3], 'utf8'));\n"
         "const out = d.cases.map(c => W.engine(d.rulesets[c.rs]).judge(c.hand, c.cand, c.kind));\n"
         "fs.writeFileSync(process.argv[4], JSON.stringify(out));\n")
-    win_js = Path(report.__file__).parent / "report_assets" / "win.js"
+    win_js = Path(report.__file__).parent / "assets" / "win.js"
     subprocess.run(["node", str(runner), str(win_js), str(tmp_path / "in.json"),
                     str(tmp_path / "out.json")], check=True, timeout=300)
     js = json.loads((tmp_path / "out.json").read_text())
@@ -451,7 +452,7 @@ def test_js_engine_sees_the_open_rules_change_a_verdict(tmp_path: Path) -> None:
               ".readFileSync(process.argv[2], 'utf8')); console.log(JSON.stringify(d.rulesets"
               ".filter(r => r.players === 4).map(r => [r.options, d.cases.map(c => W.engine(r)"
               ".judge(c.hand, c.cand, c.kind).win)])));")
-    win_js = Path(report.__file__).parent / "report_assets" / "win.js"
+    win_js = Path(report.__file__).parent / "assets" / "win.js"
     res = subprocess.run(["node", "-e", script, str(win_js), str(tmp_path / "in.json")],
                          check=True, capture_output=True, text=True, timeout=60)
     got = {(o["lao-thang"], o["special-ca-scope"]): w for o, w in json.loads(res.stdout)}
@@ -466,7 +467,8 @@ def test_default_report_shows_the_checkers_saved_findings(tmp_path: Path) -> Non
     import html as html_mod
     import json as json_mod
 
-    from chanspec.checks import cli, findings
+    from chanspec.checks.cli import app as cli
+    from chanspec.checks.findings import compute as findings
 
     doc = findings.load()
     assert doc is not None and doc["table_digest"] == findings.table_digest(TABLE)

@@ -27,7 +27,8 @@ from typing import Any
 from urllib.parse import unquote, urlparse
 
 import pytest
-from chanspec.checks import questions, report
+from chanspec.checks.findings import questions
+from chanspec.checks.report import site as report
 from chanspec.model import cards, table
 
 CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from chanspec.checks import logs, vectors
-from chanspec.checks.refengine import Session
+from chanspec.checks.conform import logs, vectors
+from chanspec.checks.conform.refengine import Session
 from chanspec.model import table
 from chanspec.model.game import Action, State
 from kit_helpers import VECTORS, vector_docs
@@ -175,7 +175,7 @@ def test_pass_ca_chiu_allowed_is_vacuous(value: str) -> None:
 
 
 def test_cli(tmp_path: Path, capsys: Any) -> None:
-    from chanspec.checks import cli
+    from chanspec.checks.cli import app as cli
 
     assert cli.main(["vectors", "--out", str(VECTORS), "--check", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["ok"] is True

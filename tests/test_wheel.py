@@ -43,8 +43,8 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_wheel_contents(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     assert "chanspec/spec/family.toml" in names
-    for mod in ("model/table.py", "model/win.py", "model/cards.py", "checks/cli.py",
-                "checks/cmd_win.py", "checks/questions.py"):
+    for mod in ("model/table.py", "model/win.py", "model/cards.py", "checks/cli/app.py",
+                "checks/cli/cmd_win.py", "checks/findings/questions.py"):
         assert f"chanspec/{mod}" in names, mod
     tops = {n.split("/", 1)[0] for n in names}
     assert not tops & {"model", "checks", "spec", "tests", "bench"}, tops

@@ -6,8 +6,8 @@ import itertools
 import random
 
 import pytest
-from chanspec.checks.brute import Brute, reduced_rules
-from chanspec.checks.z3win import dead_wait, needs_special_ca
+from chanspec.checks.oracles.brute import Brute, reduced_rules
+from chanspec.checks.oracles.z3win import dead_wait, needs_special_ca
 from chanspec.model import cards, table, win
 from chanspec.model.table import Rules
 from hypothesis import HealthCheck, given, settings

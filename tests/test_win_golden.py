@@ -8,8 +8,8 @@ three agree on is checked three independent ways.  Sections cite the family's te
 from __future__ import annotations
 
 import pytest
-from chanspec.checks.brute import Brute
-from chanspec.checks.z3win import Z3Win
+from chanspec.checks.oracles.brute import Brute
+from chanspec.checks.oracles.z3win import Z3Win
 from chanspec.model import cards, table, win
 from chanspec.model.table import Rules
 

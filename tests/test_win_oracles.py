@@ -13,8 +13,8 @@ import random
 from collections.abc import Sequence
 
 import pytest
-from chanspec.checks.brute import Brute, reduced_rules
-from chanspec.checks.z3win import Z3Win
+from chanspec.checks.oracles.brute import Brute, reduced_rules
+from chanspec.checks.oracles.z3win import Z3Win
 from chanspec.model import cards, table, win
 from chanspec.model.table import Rules
 from hypothesis import HealthCheck, given, settings

@@ -1,10 +1,10 @@
 """The ``chanspec`` command line.
 
-Commands are plug-ins.  Each lives in its own module ``chanspec.checks.cmd_<name>``
+Commands are plug-ins.  Each lives in its own module ``chanspec.checks.cli.cmd_<name>``
 exposing ``register(subparsers) -> None``, which adds one subparser (use
-`chanspec.checks.common.add_command`) and sets ``func=run`` with ``run(args) -> int``.
+`chanspec.checks.cli.options.add_command`) and sets ``func=run`` with ``run(args) -> int``.
 
-To add a command, create ``checks/cmd_<name>.py``.  It is picked up automatically; listing
+To add a command, create ``checks/cli/cmd_<name>.py``.  It is picked up automatically; listing
 it in `COMMANDS` only fixes its place in ``--help`` (listed ones come first, in order,
 then the others alphabetically).  A command module that fails to import does not break
 the other commands: its name still appears and running it explains the failure.
@@ -32,17 +32,17 @@ from collections.abc import Sequence
 from types import ModuleType
 
 COMMANDS: list[str] = [
-    "chanspec.checks.cmd_win",
-    "chanspec.checks.cmd_questions",
-    "chanspec.checks.cmd_check",
-    "chanspec.checks.cmd_report",
-    "chanspec.checks.cmd_play",
-    "chanspec.checks.cmd_explain",
-    "chanspec.checks.cmd_explore",
-    "chanspec.checks.cmd_replay",
-    "chanspec.checks.cmd_conform",
-    "chanspec.checks.cmd_serve",
-    "chanspec.checks.cmd_vectors",
+    "chanspec.checks.cli.cmd_win",
+    "chanspec.checks.cli.cmd_questions",
+    "chanspec.checks.cli.cmd_check",
+    "chanspec.checks.cli.cmd_report",
+    "chanspec.checks.cli.cmd_play",
+    "chanspec.checks.cli.cmd_explain",
+    "chanspec.checks.cli.cmd_explore",
+    "chanspec.checks.cli.cmd_replay",
+    "chanspec.checks.cli.cmd_conform",
+    "chanspec.checks.cli.cmd_serve",
+    "chanspec.checks.cli.cmd_vectors",
 ]
 
 EXIT_OK = 0
@@ -53,7 +53,7 @@ EXIT_INTERNAL = 70
 EXIT_INTERRUPTED = 130
 EXIT_TABLE = 150
 
-_PACKAGE = "chanspec.checks"
+_PACKAGE = "chanspec.checks.cli"
 
 
 def command_modules() -> list[str]:

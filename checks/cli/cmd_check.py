@@ -2,21 +2,21 @@
 
 Runs, on the family's rules by default:
 
-1. exhaustive breadth-first searches of scaled-down configurations (checks/scale.py,
-   checks/explore.py): invariants, deadlocks, contradictions, endless play, vacuity;
+1. exhaustive breadth-first searches of scaled-down configurations (checks/explore/scale.py,
+   checks/explore/search.py): invariants, deadlocks, contradictions, endless play, vacuity;
    then the largest scale (chiu3) much further on the packed machine
-   (checks/packed_search.py, model/packed.py; ``--engine packed`` everywhere);
-2. the findings on every open question (checks/findings.py): shortest witnesses, how
+   (checks/explore/packed_search.py, model/packed.py; ``--engine packed`` everywhere);
+2. the findings on every open question (checks/findings/compute.py): shortest witnesses, how
    often at full size, hand counts and Z3 questions -- recomputed in full mode, reused
    from ``OPEN_QUESTIONS.json`` in ``--quick`` mode when it matches the table;
-3. pictures (checks/diagrams.py).
+3. pictures (checks/report/diagrams.py).
 
 It writes into ``--out`` (default ``out/check``): ``report.txt``, ``findings.json``, one
 ITF trace (``*.itf.json``) and one scenario text per violation, and DOT/SVG pictures;
 and regenerates OPEN_QUESTIONS.md and OPEN_QUESTIONS.json (not with ``--no-write``,
 which only says whether they are stale).
 
-``findings.json`` (for checks/report.py) is::
+``findings.json`` (for checks/report/site.py) is::
 
     {"ruleset", "players", "options", "quick", "exit_code",
      "explorations": [{"scale", "label", "describe", "deals", "engine", "cap",
@@ -41,11 +41,21 @@ import time
 from pathlib import Path
 from typing import Any
 
+from chanspec.checks.cli.options import (
+    add_command,
+    add_common,
+    load_table,
+    options_of,
+    positive_int,
+)
+from chanspec.checks.explore import packed_search, scale
+from chanspec.checks.explore import search as explore
+from chanspec.checks.findings import compute as findings
+from chanspec.checks.findings import questions, scenario
+from chanspec.checks.output import say, write_atomic
+from chanspec.checks.report import diagrams
 from chanspec.model.game import Deal
 from chanspec.model.table import OptionError, Table
-
-from . import diagrams, explore, findings, packed_search, questions, scale, scenario
-from .common import add_command, add_common, load_table, options_of, positive_int, say, write_atomic
 
 # (scale, deals, engine, cap).  The reference machine searches each deal completely
 # (chiu3 is far too large: capped); the packed machine then takes chiu3 much further.
@@ -347,7 +357,7 @@ def _smallest(rules: Any, deals: list[Deal]) -> Deal:
 
 def _write_violation(out: Path, sc: scale.Scale, label: str, rules: Any, deal: Deal,
                      v: explore.Violation, emit: Any, lang: str) -> dict[str, Any]:
-    from . import itf
+    from chanspec.checks.conform import itf
 
     base = f"{label}-{v.kind}-{v.what}"
     doc = itf.trace(rules, deal, v.path, description=f"{v.en} (scale {label})",

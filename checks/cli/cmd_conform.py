@@ -15,8 +15,10 @@ import argparse
 import json
 import sys
 
-from . import conform, logs
-from .common import add_command, add_common, load_table, options_of, say, write_atomic
+from chanspec.checks.cli.options import add_command, add_common, load_table, options_of
+from chanspec.checks.conform import campaign as conform
+from chanspec.checks.conform import logs
+from chanspec.checks.output import say, write_atomic
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

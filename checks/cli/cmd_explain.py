@@ -17,11 +17,11 @@ import json
 import sys
 from typing import Any
 
+from chanspec.checks.cli.options import add_command
+from chanspec.checks.output import say
+from chanspec.checks.report.narrate import action_words
 from chanspec.model import cards
 from chanspec.model.game import Action, ActionError, State
-
-from .common import add_command, say
-from .narrate import action_words
 
 PHASE_VI = {"opening": "mở đầu", "discard": "phải đánh", "return": "phải trả cửa",
             "window": "có quân ở cửa", "over": "ván đã hết", "chance": "chưa chia"}
@@ -60,10 +60,10 @@ def _error(args: argparse.Namespace, vi: str, en: str) -> int:
 
 
 def load_state(args: argparse.Namespace) -> State | int:
-    from . import logs
+    from chanspec.checks.conform import logs, records
 
     try:
-        log = logs.load(args.file)
+        log = records.load(args.file)
     except logs.LogError as exc:
         return _error(args, f"không đọc được {args.file}: {exc}",
                       f"cannot read {args.file}: {exc}")

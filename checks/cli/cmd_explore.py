@@ -4,9 +4,9 @@
                      [--option k=v ...] [--save DIR] [--json]
 
 Two passes over the reference machine, both seeded by N and both checking every invariant
-of `chanspec.checks.invariants` after every step:
+of `chanspec.checks.explore.invariants` after every step:
 
-1. the Hypothesis `RuleBasedStateMachine` of `chanspec.checks.stateful` (the profile
+1. the Hypothesis `RuleBasedStateMachine` of `chanspec.checks.explore.stateful` (the profile
    sets how many games and steps), which shrinks any failure to a minimal action list;
 2. an OpenSpiel-style campaign of ``--games`` seeded random games (default: 200 for ci,
    5000 for deep).
@@ -30,9 +30,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import simulate, stateful
-from .common import add_command, load_table, options_of, say, write_atomic
-from .invariants import STUCK_BANS, STUCK_EMPTY, Finding
+from chanspec.checks.cli.options import add_command, load_table, options_of
+from chanspec.checks.explore import simulate, stateful
+from chanspec.checks.explore.invariants import STUCK_BANS, STUCK_EMPTY, Finding
+from chanspec.checks.output import say, write_atomic
 
 DEFAULT_GAMES = {"ci": 200, "deep": 5000}
 RULES_FINDINGS = {

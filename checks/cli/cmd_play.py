@@ -5,7 +5,7 @@
 
 The deal comes from the seed (the chance step) and so do the players' random choices;
 the same command always tells the same hand.  ``--json`` writes a game log, one JSON
-object per line (the project's log format, `chanspec.checks.logs`): a ``header`` line
+object per line (the project's log format, `chanspec.checks.conform.logs`): a ``header`` line
 (format, ruleset, players, options, the deal, and the seed as ``x-seed``), then every
 action followed by its consequences (draws, groups laid down, cards passed on or dead,
 declined wins), and the ``end`` line.  ``chanspec explain FILE --seat N`` reads it back.
@@ -18,10 +18,10 @@ import json
 import sys
 from typing import Any
 
+from chanspec.checks.cli.options import add_command, add_common, non_default_options, resolve
+from chanspec.checks.output import say, write_atomic
+from chanspec.checks.report import narrate
 from chanspec.model import cards
-
-from . import narrate
-from .common import add_command, add_common, non_default_options, resolve, say, write_atomic
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -53,7 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def log_lines(rules: Any, deal: Any, actions: Any, seed: int) -> list[dict[str, Any]]:
-    from . import logs
+    from chanspec.checks.conform import logs
 
     return logs.record(rules, deal, actions, extra={"x-seed": seed})
 

@@ -11,8 +11,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import findings, questions
-from .common import add_command, add_common, load_table, say, write_atomic
+from chanspec.checks.cli.options import add_command, add_common, load_table
+from chanspec.checks.findings import compute as findings
+from chanspec.checks.findings import questions
+from chanspec.checks.output import say, write_atomic
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

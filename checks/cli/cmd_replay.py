@@ -14,10 +14,10 @@ import argparse
 import json
 import sys
 
+from chanspec.checks.cli.options import add_command
+from chanspec.checks.conform import itf, logs, replay
+from chanspec.checks.output import say
 from chanspec.model import cards
-
-from . import itf, logs, replay
-from .common import add_command, say
 
 EXIT_CONFORMING, EXIT_DIVERGENCE, EXIT_MALFORMED = 0, 1, 2
 

@@ -1,8 +1,8 @@
-"""``chanspec report --out DIR``: the family's static site (see checks/report.py).
+"""``chanspec report --out DIR``: the family's static site (see checks/report/site.py).
 
 * ``--svg PATH`` (repeatable): diagrams to embed, copied into the site;
 * ``--findings FILE.json``: the checker's findings, a JSON object mapping an open or
-  provisional row id to a finding (the fields checks/report.py documents: ``steps_vi``/
+  provisional row id to a finding (the fields checks/report/site.py documents: ``steps_vi``/
   ``steps_en`` or structured ``scenarios``, ``frequency_vi``/``frequency_en``,
   ``effects`` {value: {vi, en}}, ``source``).
 
@@ -21,9 +21,11 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from . import diagrams, report
-from . import findings as findings_mod
-from .common import add_command, add_common, load_table, say
+from chanspec.checks.cli.options import add_command, add_common, load_table
+from chanspec.checks.findings import compute as findings_mod
+from chanspec.checks.output import say
+from chanspec.checks.report import diagrams
+from chanspec.checks.report import site as report
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import argparse
 
-from . import refengine
-from .common import add_command
+from chanspec.checks.cli.options import add_command
+from chanspec.checks.conform import refengine
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -17,8 +17,9 @@ import json
 import sys
 import time
 
-from . import vectors
-from .common import add_command, load_table, say
+from chanspec.checks.cli.options import add_command, load_table
+from chanspec.checks.conform import vectors
+from chanspec.checks.output import say
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

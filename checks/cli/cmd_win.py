@@ -27,9 +27,9 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
+from chanspec.checks.cli.options import add_command, add_common, non_default_options, resolve
+from chanspec.checks.output import pick, say
 from chanspec.model import cards, table, win
-
-from .common import add_command, add_common, non_default_options, pick, resolve, say
 
 KINDS: tuple[win.WinKind, ...] = ("u", "chiu-u", "opening")
 JSONL_KEYS = ("players", "hand", "with", "laid", "options", "kind")

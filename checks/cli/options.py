@@ -1,30 +1,15 @@
-"""Shared pieces of the command line: common options, bilingual output, atomic writes.
-
-Every ``cmd_*`` module uses these so that all commands accept the same options and
-print the same way.
-
-Language convention (``--lang``):
-
-* ``vi`` (the default): every human line is Vietnamese; the English translation follows
-  on the next line, indented and marked ``(en)``.  Rule ids, card codes and JSON stay as
-  they are.
-* ``en``: English only.
-
-JSON output (``--json``) is language-independent.
+"""Shared pieces of the command line: the options every command accepts, and how they
+resolve to a rule table.  How lines are printed and files written is `chanspec.checks.output`.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import tempfile
 from collections.abc import Mapping
-from pathlib import Path
 
 from chanspec.model import table as table_mod
 
 PLAYER_CHOICES = (4, 5)
-EN_MARK = "(en)"
 
 
 def add_command(
@@ -93,39 +78,10 @@ def resolve(args: argparse.Namespace) -> table_mod.Rules:
     return table.resolve(getattr(args, "players", 4), options_of(args, table))
 
 
-def say(lang: str, vi: str, en: str, indent: str = "") -> str:
-    """One message in the chosen language convention (see the module docstring)."""
-    if lang == "en":
-        return f"{indent}{en}"
-    if vi.casefold() == en.casefold():
-        return f"{indent}{vi}"
-    return f"{indent}{vi}\n{indent}  {EN_MARK} {en}"
 
 
-def pick(lang: str, vi: str, en: str) -> str:
-    """A short label: ``vi / en`` in Vietnamese mode, ``en`` in English mode."""
-    if lang == "en":
-        return en
-    return vi if vi.casefold() == en.casefold() else f"{vi} / {en}"
 
 
-def write_atomic(path: str | os.PathLike[str], text: str) -> None:
-    """Write text to path atomically: a temporary file in the same folder, then replace."""
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def non_default_options(rules: table_mod.Rules) -> Mapping[str, str]:

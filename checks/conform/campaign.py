@@ -23,16 +23,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from chanspec.checks.conform import logs, replay
+from chanspec.checks.conform.driver import Engine, EngineError
+from chanspec.checks.conform.refengine import outcome_json
 from chanspec.model import cards
 from chanspec.model import table as table_mod
 from chanspec.model.game import Action, Deal, State
 from hypothesis import HealthCheck, Phase, Verbosity, find, settings
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
-
-from . import logs, replay
-from .driver import Engine, EngineError
-from .refengine import outcome_json
 
 DEFAULT_MAX_STEPS = 400
 DEFAULT_SHRINK_BUDGET = 300  # hands replayed while shrinking, after the first failure

@@ -25,12 +25,11 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from chanspec.checks.conform import logs
+from chanspec.checks.output import write_atomic
 from chanspec.model import cards
 from chanspec.model import table as table_mod
 from chanspec.model.game import Action, Deal, State
-
-from . import logs
-from .common import write_atomic
 
 FORMAT_DESCRIPTION = "https://apalache-mc.org/docs/adr/015adr-trace.html"
 VARS = ("action", "phase", "pending", "hands", "laid", "window", "noc_left", "dead", "bans",
@@ -117,7 +116,8 @@ def to_log(doc: Mapping[str, Any], source: str = "<itf>",
     if not isinstance(cs, dict):
         raise logs.LogError(source, 1, "#meta.chanspec", "this ITF trace does not say which "
                             "ruleset, players, options and deal it plays",
-                            "only traces written by chanspec (checks/itf.py) can be replayed")
+                            "only traces written by chanspec (checks/conform/itf.py) can be "
+                            "replayed")
     hdr = {"type": "header", "format": logs.FORMAT, "version": logs.VERSION,
            **{k: cs.get(k) for k in ("ruleset", "players", "options", "deal")}}
     rules, deal, _ = logs.parse_header(source, 1, hdr, table)

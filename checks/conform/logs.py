@@ -13,10 +13,10 @@ and strict reader.  In short:
   ``returned``, ``passed-on``, ``dead``, ``timeout-as``, ``declined`` and ``end``.  They
   are optional in a log, but each one present must agree with the rules, in order.
 
-`record()` writes a log by replaying actions on the reference machine; `parse()` /
-`load()` read one back and raise `LogError` (line, field, what was expected, what to
-try) on the first malformed line.  `load()` also accepts the machine's own
-``State.to_json()`` files and ITF traces written by `chanspec.checks.itf`.
+`record()` writes a log by replaying actions on the reference machine; `parse()` reads
+one back and raises `LogError` (line, field, what was expected, what to try) on the first
+malformed line.  `chanspec.checks.conform.records.load()` reads a file that may also be
+the machine's own ``State.to_json()`` file or an ITF trace (`chanspec.checks.conform.itf`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from chanspec.model import cards
@@ -440,44 +439,7 @@ def from_state_json(d: dict[str, Any], source: str = "<state>",
     return GameLog(source, "state", hdr, rules, deal, entries)
 
 
-def load_text(text: str, source: str = "<log>", table: table_mod.Table | None = None) -> GameLog:
-    """An NDJSON log, a `State.to_json()` file or an ITF trace, told apart by content."""
-    stripped = text.strip()
-    if stripped.startswith("{"):
-        try:
-            whole = json.loads(stripped)
-        except json.JSONDecodeError:
-            whole = None  # several lines: NDJSON
-        if isinstance(whole, dict) and "type" not in whole:
-            return _from_document(whole, source, table)
-    return parse(text, source, table)
-
-
-def _from_document(d: dict[str, Any], source: str, table: table_mod.Table | None) -> GameLog:
-    if "#meta" in d and "states" in d:
-        from . import itf
-
-        return itf.to_log(d, source, table)
-    if "actions" in d:
-        return from_state_json(d, source, table)
-    raise LogError(source, 1, "", "a single JSON document that is neither a chanspec state "
-                   "file (with 'actions') nor an ITF trace (with '#meta' and 'states')",
-                   "a game log has one JSON object per line, the header first")
-
-
-def load(path: str | Path, table: table_mod.Table | None = None) -> GameLog:
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise LogError(str(p), 0, "", f"cannot read the file: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise LogError(str(p), 0, "", f"not UTF-8 text (byte {exc.start})") from None
-    return load_text(text, str(p), table)
-
-
 # --------------------------------------------------------------------------- narration
-
 _KIND_VI = {"u": "ù", "chiu-u": "Chíu-Ù", "chiu": "Chíu", "eat": "ăn", "reclaim": "nhận lại",
             "pass": "bỏ qua", "discard": "đánh", "return": "trả cửa", "timeout": "hết giờ"}
 _KIND_EN = {"u": "wins (ù)", "chiu-u": "wins by chíu (Chíu-Ù)", "chiu": "takes a chíu",

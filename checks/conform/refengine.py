@@ -25,10 +25,9 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from chanspec.checks.conform import logs
 from chanspec.model import table as table_mod
 from chanspec.model.game import Action, Deal, State
-
-from . import logs
 
 RulesHook = Callable[[table_mod.Rules], table_mod.Rules]
 StateFactory = Callable[[table_mod.Rules, Deal], State]

@@ -18,12 +18,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from chanspec.checks.conform import logs, records
 from chanspec.model import cards
 from chanspec.model import table as table_mod
 from chanspec.model.game import Action, State
 from chanspec.model.win import HandError, group_of
-
-from . import logs
 
 
 @dataclass
@@ -262,7 +261,7 @@ def replay_log(log: logs.GameLog) -> ReplayResult:
 def replay_text(text: str, source: str = "<log>",
                 table: table_mod.Table | None = None) -> ReplayResult:
     try:
-        log = logs.load_text(text, source, table)
+        log = records.load_text(text, source, table)
     except logs.LogError as exc:
         return ReplayResult("malformed", source, error=exc)
     return replay_log(log)
@@ -270,7 +269,7 @@ def replay_text(text: str, source: str = "<log>",
 
 def replay_path(path: str, table: table_mod.Table | None = None) -> ReplayResult:
     try:
-        log = logs.load(path, table)
+        log = records.load(path, table)
     except logs.LogError as exc:
         return ReplayResult("malformed", path, error=exc)
     return replay_log(log)

@@ -43,13 +43,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from chanspec.checks.conform import logs, replay
+from chanspec.checks.conform.campaign import build_deal
+from chanspec.checks.output import write_atomic
 from chanspec.model import cards
 from chanspec.model import table as table_mod
 from chanspec.model.game import Action, Deal, State, deal_random, random_playout
-
-from . import logs, replay
-from .common import write_atomic
-from .conform import build_deal
 
 FORMAT = "chanspec-vector"
 VERSION = 1

@@ -7,7 +7,7 @@ the packed machine.  It checks in every state what is cheap on packed bytes:
 * **invariants** -- the census (each face ``copies`` times across hands, laid-down
   cards, dead cards, the nọc and the window) and every seat's hand size;
 * **deadlock** -- a non-terminal position in which the awaited seat has no legal
-  action, classified as in checks/explore.py;
+  action, classified as in checks/explore/search.py;
 * **endless play** -- a cycle among positions with the same nọc position;
 * claim ties and their tie-break, outcomes.
 
@@ -16,11 +16,11 @@ first state of every kind -- `_signature` -- and every violating one), what need
 reference machine: the path to the state is replayed through `State` (model/game.py) --
 each action checked legal by the reference -- and the reference position must pack to
 the very same bytes and list the very same legal actions (``engines-disagree``
-otherwise); then every check of checks/explore.py runs on the reference state:
+otherwise); then every check of checks/explore/search.py runs on the reference state:
 explanations against legality and rules cited (vacuity), and, on the every
 ``check_every``-th states, the same position under every other option value.
 
-The claim-window reduction of checks/explore.py applies (only the lowest awaited seat's
+The claim-window reduction of checks/explore/search.py applies (only the lowest awaited seat's
 answers are expanded; answers commute).  States are stored as a 64-bit hash of the
 packed bytes (collision chance about N^2 / 2^65) with a parent link, the action that
 reached it and its nọc position: about 80 bytes per state with the dict, plus the
@@ -37,6 +37,8 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from chanspec.checks.explore import search as explore
+from chanspec.checks.explore.search import STUCK_TEXT, DealResult, Result, Violation
 from chanspec.model import cards
 from chanspec.model.game import Action, ActionError, Deal, State
 from chanspec.model.packed import (
@@ -49,9 +51,6 @@ from chanspec.model.packed import (
     claim_kind,
 )
 from chanspec.model.table import Rules
-
-from . import explore
-from .explore import STUCK_TEXT, DealResult, Result, Violation
 
 MAX_DEALS = 65_535  # the deal number takes two bytes of a position
 NO_ACTION = Action("pass", -1)  # stands for "no action" at the deals themselves

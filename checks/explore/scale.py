@@ -33,7 +33,7 @@ How each scale maps to the real game, and what it can and cannot show:
 
 What no scale can show: anything that needs long hands (many pairs at once, e.g. a hand
 that needs two special cạ), how often a situation arises in real play (use the
-full-size random games of `checks/witness.py` for that), and scoring.  A violation found
+full-size random games of `checks/findings/witness.py` for that), and scoring.  A violation found
 at a scale is a real path of the real rules on a smaller deck: the rules are the same
 rows, so a deadlock here is a deadlock of the text; the converse does not hold (no
 violation at a scale does not prove there is none at full size).

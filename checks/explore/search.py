@@ -48,7 +48,7 @@ order, so the output does not depend on timing.  For every kind of violation the
 shortest path (fewest actions, then lowest deal index) is kept.
 
 This explorer checks everything on every state and so runs at the reference machine's
-speed.  For millions of states, checks/packed_search.py explores the packed machine
+speed.  For millions of states, checks/explore/packed_search.py explores the packed machine
 (model/packed.py) instead, with these same checks on a replayed sample.
 """
 

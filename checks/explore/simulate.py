@@ -14,10 +14,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from chanspec.checks.explore.invariants import Finding, Stats, play_random, stuck_kind
 from chanspec.model import table as table_mod
 from chanspec.model.game import State
-
-from .invariants import Finding, Stats, play_random, stuck_kind
 
 EAGER = 0.7
 

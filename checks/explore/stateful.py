@@ -2,7 +2,7 @@
 
 `GameMachine` is a `RuleBasedStateMachine`: it deals a hand (both player counts, every
 value of every option row of the table, a random opener), then plays legal actions
-chosen by Hypothesis, checking every invariant of `chanspec.checks.invariants` after each
+chosen by Hypothesis, checking every invariant of `chanspec.checks.explore.invariants` after each
 step.  When a hand ends (or reaches one of the deadlocks the rules allow, see
 `invariants.stuck_kind`) the winner opens the next hand, as the family's text says.
 
@@ -23,6 +23,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from chanspec.checks.explore.invariants import CLAIM_KINDS, Finding, Stats, Watch, stuck_kind
 from chanspec.model import table as table_mod
 from chanspec.model.game import State
 from hypothesis import HealthCheck, settings
@@ -36,8 +37,6 @@ from hypothesis.stateful import (
     rule,
     run_state_machine_as_test,
 )
-
-from .invariants import CLAIM_KINDS, Finding, Stats, Watch, stuck_kind
 
 PLAYERS = (4, 5)
 DEFAULT_SEED = 20240607

@@ -1,10 +1,10 @@
 """The checker's findings on every open question, and OPEN_QUESTIONS.md built from them.
 
 `compute(table)` is deterministic (fixed seeds, fixed budgets): for every open or
-provisional row it searches the scaled-down configurations of checks/scale.py for the
-shortest scenario in which the default and another value part ways (checks/witness.py),
+provisional row it searches the scaled-down configurations of checks/explore/scale.py for the
+shortest scenario in which the default and another value part ways (checks/findings/witness.py),
 plays seeded full-size random hands with a shadow game per value to say how often that
-happens, and asks the all-hands questions (checks/hands.py).  It also reports what the
+happens, and asks the all-hands questions (checks/oracles/hands.py).  It also reports what the
 exploration found on its own (deadlocks under the defaults) as questions the text does
 not answer.
 
@@ -26,7 +26,7 @@ computing it takes about a minute):
      "ends": {"win": n, "draw": n, "stuck-...": n},            # full-size default games
      "hands": {"4": {value-label: counts}, ...}, "z3": {...}}
 
-`finding_objects(doc)` turns it into checks/questions.py `Finding`s for `render`.
+`finding_objects(doc)` turns it into checks/findings/questions.py `Finding`s for `render`.
 """
 
 from __future__ import annotations
@@ -37,13 +37,13 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from chanspec.checks.explore import scale
+from chanspec.checks.explore.search import alt_rules, explore
+from chanspec.checks.findings import questions, scenario, witness
+from chanspec.checks.oracles import hands as hands_mod
 from chanspec.model import cards
 from chanspec.model.game import Action, Deal, State
 from chanspec.model.table import Table
-
-from . import hands as hands_mod
-from . import questions, scale, scenario, witness
-from .explore import alt_rules, explore
 
 FILE_NAME = "OPEN_QUESTIONS.json"
 PARAMS: dict[str, Any] = {

@@ -169,7 +169,7 @@ def render(table: Table, findings: Mapping[str, Finding] | None = None,
 
 def default_path() -> Path:
     """OPEN_QUESTIONS.md at the top of the checkout when running from one, else ./"""
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     if (root / "pyproject.toml").is_file() and (root / "spec" / "family.toml").is_file():
         return root / FILE_NAME
     return Path(FILE_NAME)

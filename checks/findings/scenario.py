@@ -4,7 +4,7 @@
 one `Step` per action: who acted, what they did (cards by their Vietnamese names), and
 what followed by itself (a card passed on, a dead card and the next draw, a laid group,
 the end of the hand).  Step 0 is the deal.  `Step.as_report()` gives the dict shape that
-checks/report.py draws (seat, action_vi/action_en, cards, hands, gates, laid).
+checks/report/site.py draws (seat, action_vi/action_en, cards, hands, gates, laid).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ wins, win or draw), is a *divergence*; the actions leading to it are its witness
 * `search(rules_a, rules_b, deals)` -- a breadth-first search over pairs of states from
   all the deals at once, so the witness it returns has the fewest actions of all
   divergences reachable from those deals (claim windows are expanded in seat order only,
-  as in checks/explore.py).  None when there is none within the budget; the result says
+  as in checks/explore/search.py).  None when there is none within the budget; the result says
   whether the search was exhaustive.
 * `frequency(rules, alts, hands, seed)` -- full-size random games under `rules` (the
   table's defaults), with a shadow game under each alternative value receiving the same
@@ -216,7 +216,7 @@ def _one_hand(i: int) -> tuple[list[tuple[int, str, int] | None], str]:
 
 
 def _stuck(st: State) -> str:
-    from .explore import stuck_what
+    from chanspec.checks.explore.search import stuck_what
 
     return stuck_what(st)
 

@@ -15,9 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from chanspec.checks.oracles.oracle_input import split_hand
 from chanspec.model.table import Rules
-
-from .oracle_input import split_hand
 
 Counts = tuple[int, ...]
 

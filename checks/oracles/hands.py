@@ -94,7 +94,7 @@ def _count_multisets(faces: int, copies: int, size: int) -> int:
 
 
 def z3_questions(rules: Rules, timeout_ms: int = 120_000) -> dict[str, Any]:
-    from . import z3win
+    from chanspec.checks.oracles import z3win
 
     out: dict[str, Any] = {}
     for name, fn in (("dead_wait", z3win.dead_wait), ("needs_special_ca", z3win.needs_special_ca)):

@@ -1,4 +1,4 @@
-"""Input plumbing shared by the two independent win oracles (checks/brute.py and
+"""Input plumbing shared by the two independent win oracles (checks/oracles/brute.py and
 checks/z3win.py): count a hand and take its laid-down groups out of it.
 
 Only counting lives here; each oracle keeps its own checks and its own way of answering,

@@ -25,10 +25,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import z3
+from chanspec.checks.oracles.oracle_input import split_hand
 from chanspec.model import cards
 from chanspec.model.table import Rules
-
-from .oracle_input import split_hand
 
 
 class Z3InputError(ValueError):

@@ -19,9 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import networkx as nx
+from chanspec.checks.output import write_atomic
 from chanspec.model.table import Table
-
-from .common import write_atomic
 
 HOW_TO_GET_DOT = ("Graphviz 'dot' không có: chỉ ghi tệp .dot. Cài: apt-get install graphviz / "
                   "Graphviz 'dot' is not installed: only .dot files were written. Install it "
@@ -109,7 +108,7 @@ def flow_dot(table: Table) -> str:
 
 def state_graph_dot(graph: Mapping[str, Any], title: str,
                     diverge: Sequence[int] = ()) -> str:
-    """An explored state graph (checks/explore.py `graph`) with a legend."""
+    """An explored state graph (checks/explore/search.py `graph`) with a legend."""
     g = nx.MultiDiGraph()
     div = set(diverge)
     for i, n in graph["nodes"].items():

@@ -15,11 +15,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from chanspec.checks.explore.invariants import choose, stuck_kind
 from chanspec.model import cards
 from chanspec.model.game import Action, Deal, Mark, State
 from chanspec.model.table import Rules
-
-from .invariants import choose, stuck_kind
 
 POLICIES = ("eager", "uniform")
 EAGER = 0.6
@@ -262,7 +261,7 @@ def random_game(rules: Rules, seed: int, opener: int = 0, policy: str = "eager",
 
 
 def render(lines: Sequence[Line], lang: str) -> str:
-    from .common import say
+    from chanspec.checks.output import say
 
     out = []
     for ln in lines:

@@ -17,7 +17,7 @@ Pages
 Feeding findings
 ----------------
 ``findings`` maps an open/provisional row id to the checker's finding for it: the
-dataclass from checks/questions.py or a plain dict.  Fields read (attribute or key):
+dataclass from checks/findings/questions.py or a plain dict.  Fields read (attribute or key):
 
 * ``scenarios``: a list; each is a list of *steps* or an object/dict with ``steps`` and
   optional ``title`` (text), ``players``, ``note`` (text), ``option``/``options``;
@@ -490,7 +490,7 @@ def render_scenario(steps: Sequence[Mapping[str, Any]], red: Iterable[int], *,
 def _scenario_list(finding: Any) -> list[Any]:
     """The finding's scenarios, each a list of steps or a dict with ``steps``.
 
-    checks/questions.py's `Finding` gives its scenario as text only (``steps_vi`` /
+    checks/findings/questions.py's `Finding` gives its scenario as text only (``steps_vi`` /
     ``steps_en``); a structured ``scenario``/``scenarios`` (step dicts with cards, hands
     and gates) is used when present, and the text steps become the actions of its steps
     when those have none.
@@ -711,7 +711,7 @@ def explorer_page(table: table_mod.Table, data: Mapping[str, Any]) -> str:
 
 
 def asset_text(name: str) -> str:
-    return importlib.resources.files("chanspec.checks").joinpath("report_assets", name).read_text(
+    return importlib.resources.files("chanspec.checks.report").joinpath("assets", name).read_text(
         encoding="utf-8")
 
 

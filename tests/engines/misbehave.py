@@ -16,7 +16,7 @@ import json
 import sys
 import time
 
-from chanspec.checks.refengine import Session
+from chanspec.checks.conform.refengine import Session
 
 
 def main() -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 
-from chanspec.checks.refengine import serve
+from chanspec.checks.conform.refengine import serve
 from chanspec.model.table import Rules
 
 

@@ -11,7 +11,7 @@ import dataclasses
 import sys
 from typing import Any
 
-from chanspec.checks.refengine import serve
+from chanspec.checks.conform.refengine import serve
 from chanspec.model import cards
 from chanspec.model.game import Deal, State
 from chanspec.model.table import Rules

@@ -23,7 +23,7 @@
   }
   function lang() { return window.ChanApp ? window.ChanApp.lang() : "vi"; }
 
-  /* the same markup as checks/report.py: tile() */
+  /* the same markup as checks/report/site.py: tile() */
   function tile(f, small) {
     var fc = faces[f];
     var top = fc.rank === null ? "yêu" : String(fc.rank);

@@ -1,6 +1,6 @@
 /* Winning-hand engine for the offline report: a line-by-line port of the class-table
  * algorithm in model/win.py (WinEngine).  It reads a resolved rule set exported by
- * checks/report.py as JSON: the cạ pairs, which of them are special, the classes of the
+ * checks/report/site.py as JSON: the cạ pairs, which of them are special, the classes of the
  * cạ graph, the faces that may never complete ù, and the pairs / minimum chắn.
  * tests/test_report.py runs this file with node and checks it agrees with Python.
  */
@@ -94,7 +94,7 @@
     return key;
   };
 
-  /* rs: one exported rule set (see checks/report.py: export_rulesets). */
+  /* rs: one exported rule set (see checks/report/site.py: export_rulesets). */
   function Engine(rs) {
     var caM = matrix(false);
     var spM = matrix(false);

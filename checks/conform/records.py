@@ -1,0 +1,51 @@
+"""Any record of a hand, told apart by content: an NDJSON game log, the machine's own
+``State.to_json()`` file, or an ITF trace.
+
+`load()` / `load_text()` read any of them as a `logs.GameLog`; the readers of each format
+live in `logs` and `itf` (this module sits above both, so neither imports the other).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from chanspec.checks.conform import itf, logs
+from chanspec.model import table as table_mod
+
+
+def load_text(text: str, source: str = "<log>",
+              table: table_mod.Table | None = None) -> logs.GameLog:
+    """An NDJSON log, a `State.to_json()` file or an ITF trace, told apart by content."""
+    stripped = text.strip()
+    if stripped.startswith("{"):
+        try:
+            whole = json.loads(stripped)
+        except json.JSONDecodeError:
+            whole = None  # several lines: NDJSON
+        if isinstance(whole, dict) and "type" not in whole:
+            return _from_document(whole, source, table)
+    return logs.parse(text, source, table)
+
+
+def _from_document(d: dict[str, Any], source: str, table: table_mod.Table | None) -> logs.GameLog:
+    if "#meta" in d and "states" in d:
+        return itf.to_log(d, source, table)
+    if "actions" in d:
+        return logs.from_state_json(d, source, table)
+    raise logs.LogError(source, 1, "", "a single JSON document that is neither a chanspec "
+                        "state file (with 'actions') nor an ITF trace (with '#meta' and "
+                        "'states')", "a game log has one JSON object per line, the header first")
+
+
+def load(path: str | Path, table: table_mod.Table | None = None) -> logs.GameLog:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise logs.LogError(str(p), 0, "", f"cannot read the file: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise logs.LogError(str(p), 0, "", f"not UTF-8 text (byte {exc.start})") from None
+    return load_text(text, str(p), table)
+
