@@ -602,9 +602,12 @@ def golden_inputs(table: table_mod.Table, folder: str | Path) -> list[CaseInput]
             refused = {int(c["after"]): [Action.parse(a) for a in c.get("illegal", {})]
                        for c in g.get("checks", [])}
             title_vi, title_en, sections = g["title_vi"], g["title_en"], list(g["sections"])
-        except (OSError, KeyError, TypeError, ValueError) as exc:  # JSON, card, option errors
-            raise VectorError(f"{path}: not a golden game ({type(exc).__name__}: {exc}); "
-                              "see tests/golden/*.json for the expected fields") from None
+        except KeyError as exc:
+            raise VectorError(f"{path}: not a golden game: missing field {exc}; see "
+                              "tests/golden/*.json for the expected fields") from None
+        except (OSError, TypeError, ValueError) as exc:  # JSON, card, option errors
+            raise VectorError(f"{path}: not a golden game ({exc}); see tests/golden/*.json "
+                              "for the expected fields") from None
         steps: list[tuple[Action, bool]] = []
         for i, a in enumerate(actions):
             steps += [(x, False) for x in refused.get(i, [])]
