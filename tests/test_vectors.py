@@ -359,7 +359,7 @@ def test_golden_games_are_vectors() -> None:
         refused = [s for s in d["steps"] if not s["valid"]]
         assert len(refused) == sum(len(c.get("illegal", {})) for c in g["checks"])
         for s in refused:
-            code = f"{s['action']['seat']}:{' '.join(filter(None, [s['action']['type'], s['action'].get('card')]))}"
+            code = Action.from_json(s["action"]).code()
             want = next(c["illegal"][code] for c in g["checks"] if code in c.get("illegal", {}))
             assert set(want) <= set(s["rules"]), (gid, code)
         assert d["end"]["terminal"]

@@ -17,8 +17,12 @@ Generation is deterministic:
    hits a row no case has hit yet the hand takes that action; an illegal one becomes an
    invalid step.  Each hand that hits something new becomes a case, cut after its last
    hit (hands that end are kept whole).
-2. *building*: each case is replayed on the machine, which supplies every expectation
-   (legal sets, rule ids, consequences, the end).
+2. *golden games*: the hand-checked playthroughs of tests/golden/ become the cases
+   ``g01-…`` (their deal, actions, titles and sections; the actions their checkpoints
+   show refused become invalid steps);
+3. *building*: each case is replayed on the machine, which supplies every expectation
+   (legal sets, rule ids and their sections, consequences, the position after each
+   step, the end) and the rows the case depends on (`option_dependence`).
 
 Coverage of a row by a case means one of:
 
@@ -27,8 +31,10 @@ Coverage of a row by a case means one of:
   plus the priority rows that settled competing claims), or the end;
 * *witnessed*: rows that only grant a permission the machine implements by the absence
   of a ban are never cited; `WITNESSES` recognises the situations that exercise them;
-* option values: a case *exercises* ``row=value`` when replaying it under another value
-  of that row changes a legal set, a verdict or a consequence.
+* option values: a case *depends* on a row when replaying it under another value of the
+  row changes a legal set, whether an action is accepted, a consequence or the end; its
+  ``depends`` lists, for each such row, the values under which it plays as written (so
+  two values that behave alike on the case are listed together), and it exercises each.
 
 `check(dir)` rebuilds every committed case from its inputs and compares: a case whose
 expectations changed (the machine or the table changed) is *stale*.
