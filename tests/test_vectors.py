@@ -567,3 +567,18 @@ def test_js_runner_bad_usage_exits_2() -> None:
     p = subprocess.run([NODE, str(RUNNER), "--vectors", "/nonexistent"], capture_output=True,
                        text=True, timeout=60)
     assert p.returncode == 2 and "cannot read" in p.stderr
+
+
+@needs_node
+@pytest.mark.parametrize("mode", ["crash", "garbage", "hang"])
+def test_js_runner_reports_a_misbehaving_engine_at_its_step(mode: str) -> None:
+    engine = _engine(sys.executable, str(ENGINES / "misbehave.py"), mode, "8")
+    code, out = _run_node("--engine", engine, "--case", "g01", "--case", "g02",
+                          "--timeout", "1500")
+    assert code == 1 and out["passed"] == 0 and len(out["failed"]) == 2
+    for f in out["failed"]:
+        assert f["kind"] == "engine" and f["step"] is not None and f["action"] is not None
+    msg = out["failed"][0]["message"]
+    assert {"crash": "exited", "garbage": "not JSON", "hang": "no answer within"}[mode] in msg
+    if mode == "crash":
+        assert "giving up on purpose" in out["failed"][0]["stderr"]

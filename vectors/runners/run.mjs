@@ -105,7 +105,7 @@ function sayAction(a) {
 }
 
 /** Play one case; null when it passes, else its first failing step. */
-async function runCase(engine, kase, options) {
+async function runCase(engine, kase, options, progress) {
   const players = kase.start.players;
   const fail = (index, kind, message, extra = {}) => {
     const step = index < kase.steps.length ? kase.steps[index] : null;
@@ -117,19 +117,24 @@ async function runCase(engine, kase, options) {
   if (!started.ok) return fail(0, "start", `the engine refused the hand: ${started.error}`);
   for (let i = 0; i < kase.steps.length; i++) {
     const step = kase.steps[i];
-    let diffs = legalDiff(await engine.legal(players), step.legal, players);
+    progress.step = i;
+    // one round trip per step: the legal sets, the action, and for an action that must be
+    // refused the legal sets again, all sent before reading (the case stops at the first
+    // difference anyway, so an action sent after differing legal sets does no harm)
+    const [before, r, again] = await Promise.all([engine.legal(players),
+      engine.apply(step.action), step.valid ? null : engine.legal(players)]);
+    let diffs = legalDiff(before, step.legal, players);
     if (diffs.length) {
       return fail(i, "legal", `legal actions before ${sayAction(step.action)} differ: ` +
         sayLegal(diffs), { diffs });
     }
-    const r = await engine.apply(step.action);
     if (r.ok !== step.valid) {
       return fail(i, step.valid ? "refused" : "accepted", step.valid
         ? `the engine refused ${sayAction(step.action)}, which is legal here (${r.error ?? ""})`
         : `the engine accepted ${sayAction(step.action)}, which the rules forbid here`);
     }
     if (!step.valid) {
-      diffs = legalDiff(await engine.legal(players), step.legal, players);
+      diffs = legalDiff(again, step.legal, players);
       if (diffs.length) {
         return fail(i, "changed", `refusing ${sayAction(step.action)} changed the position: ` +
           sayLegal(diffs), { diffs });
@@ -137,8 +142,9 @@ async function runCase(engine, kase, options) {
     }
   }
   const end = kase.end;
-  const out = await engine.outcome();
   const last = kase.steps.length;
+  progress.step = last;
+  const out = await engine.outcome();
   if (out.terminal !== end.terminal) {
     return fail(last, "end", end.terminal ? "the hand should be over, the engine goes on"
       : "the hand should go on" + (end.stuck ? " (stuck: a seat is pending with no legal action)"
@@ -187,10 +193,14 @@ async function main() {
       continue;
     }
     let res;
+    const progress = { step: 0 };
     try {
-      res = await runCase(engine, kase, chosen.options);
+      res = await runCase(engine, kase, chosen.options, progress);
     } catch (err) {  // crash, timeout, protocol error: this case fails, a new engine next
-      res = { id: kase.id, step: null, kind: "engine", message: err.message,
+      const step = kase.steps[progress.step];
+      res = { id: kase.id, step: progress.step, kind: "engine", message: err.message,
+        action: step ? step.action : null, sections: step ? step.sections : [],
+        rules: step ? step.rules : [],
         stderr: engine.stderr.trim().split("\n").slice(-5).join("\n") };
       engine.close();
       engine = null;
@@ -205,8 +215,7 @@ async function main() {
       passed: passed.length, failed, skipped, seconds: Number(seconds.toFixed(3)) }) + "\n");
   } else {
     for (const r of failed) {
-      const at = r.step === null ? "" : ` step ${r.step}` +
-        (r.action ? ` (${sayAction(r.action)})` : " (the end)");
+      const at = ` step ${r.step}` + (r.action ? ` (${sayAction(r.action)})` : " (the end)");
       const why = [r.sections?.length ? r.sections.join(", ") : "",
         r.rules?.length ? `rules ${r.rules.join(", ")}` : ""].filter(Boolean).join("; ");
       process.stdout.write(`FAIL ${r.id}${at}: ${r.message}${why ? ` [${why}]` : ""}\n`);
