@@ -3,19 +3,25 @@ through the driver protocol the way an implementer would run them."""
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import json
+import os
 import random
 import re
 import shutil
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from chanspec.checks.conform import logs, vectors
+from chanspec.checks.conform import logs, replay, vectors
 from chanspec.checks.conform.refengine import Session
 from chanspec.model import table
-from chanspec.model.game import Action, State
-from kit_helpers import VECTORS, vector_docs
+from chanspec.model.game import Action, Deal, State
+from kit_helpers import ENGINES, ROOT, VECTORS, vector_docs
 
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -80,12 +86,13 @@ def test_every_row_and_option_value_is_exercised() -> None:
     cov = vectors.coverage(t, docs)
     assert cov.uncovered_rows(t) == sorted(vectors.NOT_EXERCISABLE, key=list(t.rows).index)
     assert cov.uncovered_values(t) == []
-    # each option value is exercised by a case run under that value
+    # each option value is exercised by a case that depends on the row and plays as
+    # written under that value
     for name, values in t.option_space():
         for v in values:
             for cid in cov.options[name][v]:
                 d = next(x for x in docs if x["id"] == cid)
-                assert d["start"]["options"][name] == v
+                assert v in d["depends"][name]
     index = json.loads((VECTORS / "index.json").read_text(encoding="utf-8"))
     assert [c["id"] for c in index["cases"]] == [d["id"] for d in docs]
     assert index["coverage"]["uncovered"] == list(vectors.NOT_EXERCISABLE)
@@ -186,3 +193,392 @@ def test_cli(tmp_path: Path, capsys: Any) -> None:
     assert data["cases"] == len(list((out / "cases").glob("*.json"))) > 5
     assert (out / "README.md").read_text(encoding="utf-8").count("<!-- coverage:") == 2
     assert logs.FORMAT in (VECTORS / "README.md").read_text(encoding="utf-8")
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _doc(prefix: str) -> dict[str, Any]:
+    return next(d for d in vector_docs() if d["id"].startswith(prefix))
+
+
+def _codes(st: State, seat: int) -> set[str]:
+    return set(logs.codes_of(st.legal_actions(seat)))
+
+
+def _first_difference(doc: dict[str, Any], rules: table.Rules) -> tuple[int, str] | None:
+    """Play a case as an implementer's runner does, on the machine under `rules`: the
+    first step (index, what) whose legal sets, acceptance, consequences or position
+    differ from the case; len(steps) for the end; None when the case passes."""
+    st = State(rules, Deal.from_json(doc["start"]["deal"]))
+    for i, step in enumerate(doc["steps"]):
+        if any(_codes(st, s) != set(step["legal"].get(str(s), [])) for s in range(st.n)):
+            return i, "legal"
+        a = Action.from_json(step["action"])
+        if (a in st.legal_actions()) != step["valid"]:
+            return i, "accepted" if not step["valid"] else "refused"
+        if step["valid"] and logs.step(st, a) != step["then"]:
+            return i, "then"
+        if vectors._position(st) != step["after"]:
+            return i, "after"
+    end = doc["end"]
+    if st.is_terminal() != end["terminal"]:
+        return len(doc["steps"]), "end"
+    if end["terminal"]:
+        o = st.outcome() or {}
+        if {k: o.get(k) for k in end["outcome"]} != end["outcome"]:
+            return len(doc["steps"]), "end"
+    elif any(_codes(st, s) != set(end["legal"].get(str(s), [])) for s in range(st.n)):
+        return len(doc["steps"]), "end"
+    return None
+
+
+# --------------------------------------------------------------------------- depends
+
+
+def test_depends_names_exactly_the_values_under_which_a_case_plays_as_written() -> None:
+    # For every case, every open/provisional row and every value: the case plays as
+    # written (legal sets, acceptance, consequences, the end) exactly when the value is
+    # listed in depends[row], or the row is not in depends at all.
+    t = table.load("family")
+    counted = 0
+    for d in vector_docs():
+        base = t.resolve(d["start"]["players"], d["start"]["options"])
+        assert _first_difference(d, base) is None, d["id"]
+        for name, values in t.option_space():
+            for v in values:
+                plays = _first_difference(d, base.with_options(**{name: v})) is None
+                listed = name not in d["depends"] or v in d["depends"][name]
+                assert plays == listed, (d["id"], name, v, d["depends"].get(name))
+                counted += 1
+            if name in d["depends"]:
+                assert d["depends"][name][0] == d["start"]["options"][name], (d["id"], name)
+    assert counted > 500
+
+
+def test_values_that_behave_alike_do_not_make_a_case_specific() -> None:
+    # pass-ca-ban=eat-same-face behaves exactly like ca-same-face (README: two choices that
+    # make no difference): no case may depend on one and not the other
+    docs = vector_docs()
+    with_row = [d for d in docs if "pass-ca-ban" in d["depends"]]
+    assert with_row
+    for d in with_row:
+        vals = set(d["depends"]["pass-ca-ban"])
+        assert ("ca-same-face" in vals) == ("eat-same-face" in vals), (d["id"], vals)
+    # and a case depends on few rows: most rows written in start.options do not matter
+    rows = len(table.load("family").option_space())
+    assert sum(len(d["depends"]) for d in docs) < rows * len(docs) / 2
+
+
+def test_option_dependence_is_computed_not_copied_from_start() -> None:
+    # a one-step case (the opener discards) depends on nothing but the timeout row
+    t = table.load("family")
+    doc = _doc("g04")
+    inp = vectors.case_input(doc, t)
+    assert vectors.option_dependence(inp) == {"timeout": ["none"]}
+    # under another value of a row the same case depends on that value
+    inp.rules = inp.rules.with_options(timeout="auto-pass")
+    assert vectors.option_dependence(inp) == {"timeout": ["auto-pass"]}
+
+
+# --------------------------------------------------------------------------- first difference
+
+
+def _without_pass_chan_ban(rules: table.Rules) -> table.Rules:
+    # the wrong engine of tests/engines/pass_chan.py, in-process (a table copy of its own,
+    # so that the machine does not reuse the plan it derived for the right rules)
+    kept = tuple(r for r in rules.restrictions if r.rule != "pass-chan-ban")
+    return dataclasses.replace(rules, restrictions=kept, table=copy.copy(rules.table))
+
+
+def test_a_wrong_engine_first_differs_at_the_step_the_rule_decides() -> None:
+    # g01: seat 1 lets a chắn go, eats, and may not discard that face (§3 bullet 1).  An
+    # engine without the ban agrees on every step before and first differs there.
+    t = table.load("family")
+    doc = _doc("g01")
+    rules = t.resolve(doc["start"]["players"], doc["start"]["options"])
+    i, what = _first_difference(doc, _without_pass_chan_ban(rules)) or (None, None)
+    step = doc["steps"][i]
+    assert (i, what) == (3, "legal") and not step["valid"]
+    assert step["rules"] == ["pass-chan-ban"] and step["sections"] == ["§3 bullet 1"]
+    assert _first_difference(doc, rules) is None
+
+
+def test_after_is_the_position_and_a_refused_step_keeps_it() -> None:
+    for d in vector_docs():
+        prev = None
+        for i, step in enumerate(d["steps"]):
+            a = step["after"]
+            assert sum(a["hands"]) + sum(a["laid"]) + a["noc"] <= 120
+            if not step["valid"]:
+                assert prev is None or a == prev, (d["id"], i)
+            nxt = d["steps"][i + 1] if i + 1 < len(d["steps"]) else None
+            if nxt is not None:
+                # the next step's pending seats are the position's
+                assert {int(s) for s in nxt["legal"]} == set(a["pending"]), (d["id"], i)
+            prev = a
+        last = d["steps"][-1]["after"]
+        assert last["terminal"] == d["end"]["terminal"], d["id"]
+        if not d["end"]["terminal"]:
+            assert last["pending"] == d["end"]["pending"], d["id"]
+
+
+# --------------------------------------------------------------------------- sections
+
+
+def test_every_step_names_the_sections_of_its_rules() -> None:
+    t = table.load("family")
+    seen: set[str] = set()
+    for d in vector_docs():
+        for i, step in enumerate(d["steps"]):
+            want = list(dict.fromkeys(t.rows[r].section for r in step["rules"] if r in t.rows))
+            assert step["sections"] == want, (d["id"], i)
+            assert step["sections"] or not step["rules"], (d["id"], i)
+            seen.update(step["sections"])
+    # steps reach many parts of the text, not only the case's headline sections
+    assert {"§1 Chắn", "§1 Cạ", "§2 Ăn", "§2 Chíu", "§3 bullet 1", "§4 bullet 1",
+            "§4 bullet 3"} <= seen
+
+
+# --------------------------------------------------------------------------- golden games
+
+
+def test_golden_games_are_vectors() -> None:
+    golden = sorted((ROOT / "tests" / "golden").glob("*.json"))
+    assert len(golden) == 8
+    docs = {d["id"]: d for d in vector_docs()}
+    for path in golden:
+        g = json.loads(path.read_text(encoding="utf-8"))
+        gid = vectors.golden_id(path)
+        assert re.fullmatch(r"g0[1-8]-[a-z0-9-]+", gid), gid
+        d = docs[gid]
+        assert d["description"] == {"vi": g["title_vi"], "en": g["title_en"]}
+        assert d["sections"] == g["sections"]
+        assert [s["action"] for s in d["steps"] if s["valid"]] == [
+            Action.parse(a).as_json() for a in g["actions"]]
+        refused = [s for s in d["steps"] if not s["valid"]]
+        assert len(refused) == sum(len(c.get("illegal", {})) for c in g["checks"])
+        for s in refused:
+            code = Action.from_json(s["action"]).code()
+            want = next(c["illegal"][code] for c in g["checks"] if code in c.get("illegal", {}))
+            assert set(want) <= set(s["rules"]), (gid, code)
+        assert d["end"]["terminal"]
+        for k, v in d["end"]["outcome"].items():
+            assert g["outcome"].get(k, None if k in ("kind", "card") else v) == v, (gid, k)
+        opts = g.get("options") or {}
+        for k, v in opts.items():
+            assert d["start"]["options"][k] == v
+    # the two claim-order games depend on claim-seat-order, each on its own value
+    assert docs["g06-u-priority-owner-first"]["depends"]["claim-seat-order"] == ["owner-first"]
+    assert docs["g07-u-priority-receiver-first"]["depends"]["claim-seat-order"] == [
+        "receiver-first"]
+
+
+def test_bad_golden_folders_are_refused(tmp_path: Path, capsys: Any) -> None:
+    from chanspec.checks.cli import app as cli
+
+    out = tmp_path / "v"
+    assert cli.main(["vectors", "--out", str(out), "--golden", str(tmp_path / "none")]) == 2
+    assert "--no-golden" in capsys.readouterr().err
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "01_x.json").write_text('{"players": 5}', encoding="utf-8")
+    assert cli.main(["vectors", "--out", str(out), "--golden", str(bad), "--seeds", "1",
+                     "--extra-seeds", "0", "--lang", "en"]) == 2
+    err = capsys.readouterr().err
+    assert "01_x.json" in err and "missing field 'deal'" in err
+    # a golden game whose action is illegal is refused with the case and the step
+    g = json.loads((ROOT / "tests" / "golden" / "04_opening_win.json").read_text("utf-8"))
+    g["actions"] = ["1:u"]
+    (bad / "01_x.json").write_text(json.dumps(g), encoding="utf-8")
+    assert cli.main(["vectors", "--out", str(out), "--golden", str(bad), "--seeds", "1",
+                     "--extra-seeds", "0"]) == 2
+    assert "g01-x, step 0" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- stuck
+
+
+def test_a_stuck_hand_has_one_representation() -> None:
+    # stuck-discard=as-written: a seat must discard and every concealed card is banned.
+    # Not an end: no end line in the vector's consequences nor in a log; the vector's
+    # end, the log's replay and the protocol all say "not terminal, stuck".
+    stuck = [d for d in vector_docs() if d["end"].get("stuck")]
+    assert [d["depends"].get("stuck-discard") for d in stuck] == [["as-written"]]
+    d = stuck[0]
+    assert d["end"] == {"terminal": False, "stuck": True, "pending": d["end"]["pending"],
+                        "legal": {str(s): [] for s in d["end"]["pending"]},
+                        "rules": ["stuck-discard"]}
+    for doc in vector_docs():
+        for s in doc["steps"]:
+            assert all(x["type"] != "end" or x["result"] in ("win", "draw")
+                       for x in s.get("then", [])), doc["id"]
+    inp = vectors.case_input(d)
+    lines = logs.record(inp.rules, inp.deal, [a for a, ok in inp.steps if ok])
+    assert lines[-1]["type"] != "end"
+    res = replay.replay_text(logs.dumps(lines))
+    assert res.exit_code == 0 and res.final() == d["end"]
+    eng = Session()
+    assert eng.handle({"op": "start", **d["start"]})["ok"]
+    for s in d["steps"]:
+        eng.handle({"op": "apply", "action": s["action"]})
+    assert eng.handle({"op": "outcome"})["terminal"] is False
+
+
+def test_an_end_line_saying_stuck_is_malformed(tmp_path: Path, capsys: Any) -> None:
+    from chanspec.checks.cli import app as cli
+
+    d = next(d for d in vector_docs() if d["end"].get("stuck"))
+    inp = vectors.case_input(d)
+    lines = logs.record(inp.rules, inp.deal, [a for a, ok in inp.steps if ok])
+    p = tmp_path / "stuck.ndjson"
+    p.write_text(logs.dumps([*lines, {"type": "end", "result": "stuck"}]), encoding="utf-8")
+    assert cli.main(["replay", str(p), "--json"]) == 2
+    err = json.loads(capsys.readouterr().out)["error"]
+    assert err["field"] == "result" and err["line"] == len(lines) + 1
+    assert "not over" in err["message"] and "leave the line out" in err["hint"]
+
+
+# --------------------------------------------------------------------------- claim styles
+
+
+def _seat_order(rules: table.Rules, gate: int) -> list[int]:
+    owner_first = rules.options["claim-seat-order"] == "owner-first"
+    first = gate if owner_first else (gate + 1) % rules.players
+    return [(first + i) % rules.players for i in range(rules.players)]
+
+
+def test_one_seat_at_a_time_mapping_gives_every_vector_its_outcome() -> None:
+    # vectors/README.md, "Claim styles and draws": collect a window's answers, ask the
+    # tiers in priority order and the seats in seat order from the gate; the first claim
+    # granted is the one the vector's consequences show (laid group or win).
+    contested = granted = 0
+    for d in vector_docs():
+        inp = vectors.case_input(d)
+        tiers = inp.rules.priority
+        st = State(inp.rules, inp.deal)
+        for i, (a, ok) in enumerate(inp.steps):
+            if not ok:
+                continue
+            w = st.window
+            settles = (st.phase == "window" and w is not None and
+                       set(w.responses) | {a.seat} == set(w.options))
+            answers = {**w.responses, a.seat: a} if settles and w is not None else {}
+            st.apply(a)
+            if not settles or w is None:
+                continue
+            claims = {s: x for s, x in answers.items() if x.kind not in ("pass", "timeout")}
+            for e in d["steps"][i].get("then", []):
+                if e["type"] == "timeout-as":
+                    act = Action.from_json(e["action"])
+                    if act.kind != "pass":
+                        claims[act.seat] = act
+            first = next(((s, claims[s]) for tier in tiers for s in _seat_order(inp.rules, w.gate)
+                          if s in claims and claims[s].kind in tier), None)
+            then = d["steps"][i]["then"]
+            shown = next(((e["seat"]) for e in then if e["type"] in ("laid", "end")
+                          and e.get("result", "win") == "win"), None)
+            if first is None:
+                assert shown is None, (d["id"], i)
+                continue
+            granted += 1
+            contested += len(claims) > 1
+            assert shown == first[0], (d["id"], i, first, then)
+    assert granted > 50 and contested >= 4
+
+
+# --------------------------------------------------------------------------- the JS runner
+
+NODE = shutil.which("node")
+RUNNER = VECTORS / "runners" / "run.mjs"
+needs_node = pytest.mark.skipif(NODE is None, reason="Node.js (node) is not installed: "
+                                "the sample runner vectors/runners/run.mjs needs it")
+
+
+def _engine(*argv: str) -> str:
+    return " ".join(f'"{a}"' for a in argv)
+
+
+def _run_node(*args: str) -> tuple[int, dict[str, Any]]:
+    assert NODE is not None
+    p = subprocess.run([NODE, str(RUNNER), "--json", *args], capture_output=True, text=True,
+                       timeout=600, cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    assert p.stdout.strip(), p.stderr
+    return p.returncode, json.loads(p.stdout)
+
+
+REFERENCE = _engine(sys.executable, "-m", "chanspec.checks.conform.refengine")
+
+
+@needs_node
+def test_js_runner_passes_every_vector_on_the_reference() -> None:
+    t0 = time.monotonic()
+    code, out = _run_node("--engine", REFERENCE)
+    assert code == 0, out["failed"][:3]
+    assert out["cases"] == len(vector_docs()) == out["passed"] and not out["skipped"]
+    assert time.monotonic() - t0 < 300
+
+
+@needs_node
+def test_js_runner_catches_a_wrong_engine_at_its_first_step_only() -> None:
+    code, out = _run_node("--engine", _engine(sys.executable, str(ENGINES / "pass_chan.py")))
+    assert code == 1
+    failed = {f["id"]: f for f in out["failed"]}
+    assert len(failed) == len(out["failed"])  # one report per failing case
+    g01 = failed["g01-pass-chan-ban"]
+    assert (g01["step"], g01["kind"]) == (3, "legal")
+    assert g01["rules"] == ["pass-chan-ban"] and g01["sections"] == ["§3 bullet 1"]
+    assert "extra [discard 3n]" in g01["message"]
+    # every failure is at the first step where the case and the wrong engine differ
+    t = table.load("family")
+    for cid, f in failed.items():
+        d = _doc(cid)
+        rules = _without_pass_chan_ban(t.resolve(d["start"]["players"], d["start"]["options"]))
+        first = _first_difference(d, rules)
+        assert first is not None and first[0] <= f["step"], (cid, first, f)
+        assert out["passed"] + len(failed) == out["cases"]
+
+
+@needs_node
+def test_js_runner_filters_on_depends(tmp_path: Path) -> None:
+    impl = tmp_path / "impl.json"
+    # an engine with eat-same-face only still runs the cases written with ca-same-face
+    impl.write_text(json.dumps({"pass-ca-ban": ["eat-same-face", "none"],
+                                "timeout": ["none"]}), encoding="utf-8")
+    code, out = _run_node("--engine", REFERENCE, "--implements", str(impl), "--case", "001",
+                          "--case", "003", "--case", "017", "--case", "g04")
+    assert code == 0 and out["passed"] == 3, out
+    assert [s["id"] for s in out["skipped"]] == ["017-p5-s9000"]  # it needs auto-pass
+    assert "timeout = auto-pass" in out["skipped"][0]["reason"]
+    # an engine with auto-pass only: every case that depends on timeout=none is skipped
+    impl.write_text(json.dumps({"timeout": ["auto-pass"]}), encoding="utf-8")
+    code, out = _run_node("--engine", REFERENCE, "--implements", str(impl))
+    want = [d["id"] for d in vector_docs() if "auto-pass" not in d["depends"].get(
+        "timeout", ["auto-pass"])]
+    assert [s["id"] for s in out["skipped"]] == want and out["passed"] == 1 and code == 0
+
+
+@needs_node
+def test_js_runner_bad_usage_exits_2() -> None:
+    assert NODE is not None
+    p = subprocess.run([NODE, str(RUNNER), "--bogus"], capture_output=True, text=True,
+                       timeout=60)
+    assert p.returncode == 2 and "unknown argument --bogus" in p.stderr
+    p = subprocess.run([NODE, str(RUNNER), "--vectors", "/nonexistent"], capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode == 2 and "cannot read" in p.stderr
+
+
+@needs_node
+@pytest.mark.parametrize("mode", ["crash", "garbage", "hang"])
+def test_js_runner_reports_a_misbehaving_engine_at_its_step(mode: str) -> None:
+    engine = _engine(sys.executable, str(ENGINES / "misbehave.py"), mode, "8")
+    code, out = _run_node("--engine", engine, "--case", "g01", "--case", "g02",
+                          "--timeout", "1500")
+    assert code == 1 and out["passed"] == 0 and len(out["failed"]) == 2
+    for f in out["failed"]:
+        assert f["kind"] == "engine" and f["step"] is not None and f["action"] is not None
+    msg = out["failed"][0]["message"]
+    assert {"crash": "exited", "garbage": "not JSON", "hang": "no answer within"}[mode] in msg
+    if mode == "crash":
+        assert "giving up on purpose" in out["failed"][0]["stderr"]

@@ -3,7 +3,9 @@
 Writes DIR/cases/*.json (one case per file), DIR/index.json (the list of cases and the
 coverage of every rule row and option value) and the coverage table inside
 DIR/README.md (between its coverage markers; the rest of the README is left alone).
-Generation is deterministic: the same table and machine give the same files.
+Generation is deterministic: the same table and machine give the same files.  The
+hand-checked golden games (tests/golden/*.json of a source checkout, or ``--golden DIR``)
+become the cases ``g01-…``; ``--no-golden`` leaves them out.
 
 ``--check`` rebuilds every case already in DIR from its inputs (start and steps) and
 reports those whose expectations changed (exit 1), e.g. after a change to the machine
@@ -16,6 +18,7 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 
 from chanspec.checks.cli.options import add_command, load_table
 from chanspec.checks.conform import vectors
@@ -40,6 +43,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--extra-seeds", type=int, default=vectors.EXTRA_SEEDS, metavar="N",
                    help=f"số ván thêm cho mỗi mục còn thiếu / extra hands per target still "
                         f"missing (default {vectors.EXTRA_SEEDS})")
+    p.add_argument("--golden", metavar="DIR", default=None,
+                   help="thư mục các ván mẫu đã kiểm tay / folder of the hand-checked golden "
+                        "games (default: tests/golden of the source checkout)")
+    p.add_argument("--no-golden", action="store_true",
+                   help="không đưa các ván mẫu vào / leave the golden games out")
     p.add_argument("--ruleset", default="family", metavar="NAME|PATH",
                    help="bộ luật / rule table (default family)")
     p.add_argument("--json", action="store_true", help="in kết quả dạng JSON / print JSON")
@@ -74,8 +82,19 @@ def run(args: argparse.Namespace) -> int:
         print("chanspec vectors: --seeds must be at least 1, --extra-seeds not negative",
               file=sys.stderr)
         return 2
+    golden = None if args.no_golden else Path(args.golden or vectors.GOLDEN_DIR)
+    if golden is not None and not golden.is_dir():
+        print(say(args.lang, f"chanspec vectors: không thấy thư mục ván mẫu {golden}; chỉ rõ "
+                  "bằng --golden DIR, hoặc bỏ qua bằng --no-golden",
+                  f"chanspec vectors: no golden games folder {golden}; name one with "
+                  "--golden DIR, or leave them out with --no-golden"), file=sys.stderr)
+        return 2
     t0 = time.monotonic()
-    docs = vectors.generate(table, args.seeds, extra_seeds=args.extra_seeds)
+    try:
+        docs = vectors.generate(table, args.seeds, extra_seeds=args.extra_seeds, golden=golden)
+    except vectors.VectorError as exc:
+        print(f"chanspec vectors: {exc}", file=sys.stderr)
+        return 2
     cov = vectors.write(args.out, table, docs)
     size = sum(len(vectors.dumps_case(d).encode("utf-8")) for d in docs)
     missing = cov.uncovered_rows(table) + cov.uncovered_values(table)

@@ -36,7 +36,7 @@ ACTION_TYPES = ("u", "chiu-u", "chiu", "eat", "reclaim", "pass", "discard", "ret
 CARD_ACTIONS = frozenset({"eat", "reclaim", "discard", "return"})
 CONSEQUENCE_TYPES = ("draw", "laid", "returned", "passed-on", "dead", "timeout-as", "declined",
                      "end")
-END_RESULTS = ("win", "draw", "stuck")
+END_RESULTS = ("win", "draw")  # a stuck hand is not over: no end line
 WIN_KINDS = ("u", "chiu-u", "opening")
 EXTENSION_PREFIX = "x-"
 
@@ -139,10 +139,7 @@ def step(st: State, action: Action) -> list[dict[str, Any]]:
         for s, ms in enumerate(st.marks)
         if sum(1 for m in ms if m.ban == "win") > wins_before[s]
     ]
-    out = lead + declined + rest
-    if st.is_stuck():
-        out.append({"type": "end", "result": "stuck"})
-    return out
+    return lead + declined + rest
 
 
 def record(rules: table_mod.Rules, deal: Deal, actions: Iterable[Action], *,
@@ -211,6 +208,10 @@ class LineCheck:
                                 f"found {t!r}")
             self.action_fields(value, prefix=f"{fld}.")
         elif kind == "result":
+            if value == "stuck":
+                raise self.fail(fld, "a stuck hand is not over, so it has no end line",
+                                "leave the line out: the log stops after the last action, "
+                                "and chanspec replay reports the position as stuck")
             if value not in END_RESULTS:
                 raise self.fail(fld, f"expected one of {', '.join(END_RESULTS)}, found {value!r}")
         elif kind == "win-kind":

@@ -67,7 +67,7 @@ class ReplayResult:
             return None
         if st.is_terminal():
             return {"terminal": True, "outcome": st.outcome()}
-        return {"terminal": False, "stuck": st.is_stuck(), "pending": list(st.pending())}
+        return not_over(st)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -77,6 +77,20 @@ class ReplayResult:
             "error": None if self.error is None else self.error.as_json(),
             "final": self.final(),
         }
+
+
+def not_over(st: State) -> dict[str, Any]:
+    """A hand that is not over, as logs, vectors (their ``end``) and replay all show it:
+    the pending seats and their legal actions; *stuck* when none has any (a deadlock of
+    the rules, e.g. ``stuck-discard=as-written``: not an end, so a log has no end line)."""
+    stuck = st.is_stuck()
+    out: dict[str, Any] = {"terminal": False, "stuck": stuck, "pending": list(st.pending()),
+                           "legal": {str(s): logs.codes_of(st.legal_actions(s))
+                                     for s in st.pending()}}
+    if stuck and st.actor is not None and sum(st.hands[st.actor]):
+        # a discard or return is due and every concealed card is banned
+        out["rules"] = [st.rules.rid("turn.stuck_rule")]
+    return out
 
 
 def legal_by_seat(st: State, seats: Sequence[int]) -> dict[int, list[str]]:

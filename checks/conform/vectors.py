@@ -17,8 +17,12 @@ Generation is deterministic:
    hits a row no case has hit yet the hand takes that action; an illegal one becomes an
    invalid step.  Each hand that hits something new becomes a case, cut after its last
    hit (hands that end are kept whole).
-2. *building*: each case is replayed on the machine, which supplies every expectation
-   (legal sets, rule ids, consequences, the end).
+2. *golden games*: the hand-checked playthroughs of tests/golden/ become the cases
+   ``g01-…`` (their deal, actions, titles and sections; the actions their checkpoints
+   show refused become invalid steps);
+3. *building*: each case is replayed on the machine, which supplies every expectation
+   (legal sets, rule ids and their sections, consequences, the position after each
+   step, the end) and the rows the case depends on (`option_dependence`).
 
 Coverage of a row by a case means one of:
 
@@ -27,8 +31,10 @@ Coverage of a row by a case means one of:
   plus the priority rows that settled competing claims), or the end;
 * *witnessed*: rows that only grant a permission the machine implements by the absence
   of a ban are never cited; `WITNESSES` recognises the situations that exercise them;
-* option values: a case *exercises* ``row=value`` when replaying it under another value
-  of that row changes a legal set, a verdict or a consequence.
+* option values: a case *depends* on a row when replaying it under another value of the
+  row changes a legal set, whether an action is accepted, a consequence or the end; its
+  ``depends`` lists, for each such row, the values under which it plays as written (so
+  two values that behave alike on the case are listed together), and it exercises each.
 
 `check(dir)` rebuilds every committed case from its inputs and compares: a case whose
 expectations changed (the machine or the table changed) is *stale*.
@@ -138,10 +144,30 @@ class CaseInput:
     focus: list[str] = field(default_factory=list)
     title_vi: str = ""
     title_en: str = ""
+    sections: list[str] | None = None  # given (golden games); else from the focus rows
 
 
 def _legal(st: State) -> dict[str, list[str]]:
     return {str(s): logs.codes_of(st.legal_actions(s)) for s in st.pending()}
+
+
+def _position(st: State) -> dict[str, Any]:
+    """The public position after a step (the step's ``after``): what any engine can say
+    about where the hand stands, so a runner can tell where it first went astray."""
+    w = st.window
+    return {"pending": list(st.pending()),
+            "card": None if w is None else cards.code(w.card),
+            "source": None if w is None else w.source,
+            "gate": None if w is None else w.gate,
+            "noc": st.noc_left(),
+            "hands": [sum(h) for h in st.hands],
+            "laid": [sum(len(g.faces) for g in gs) for gs in st.laid],
+            "terminal": st.is_terminal()}
+
+
+def step_sections(table: table_mod.Table, rule_ids: Iterable[str]) -> list[str]:
+    """Sections of the family's text (Bài Chắn §N, bullet M) of the rows deciding a step."""
+    return list(dict.fromkeys(table.rows[r].section for r in rule_ids if r in table.rows))
 
 
 def _end(st: State) -> dict[str, Any]:
@@ -151,12 +177,7 @@ def _end(st: State) -> dict[str, Any]:
                                               "winner": o.get("winner"), "kind": o.get("kind"),
                                               "card": o.get("card")},
                 "rules": list(o.get("rules", []))}
-    out: dict[str, Any] = {"terminal": False, "stuck": st.is_stuck(),
-                           "pending": list(st.pending()), "legal": _legal(st)}
-    if st.is_stuck() and st.actor is not None and sum(st.hands[st.actor]):
-        # a discard or return is due and every concealed card is banned
-        out["rules"] = [st.rules.rid("turn.stuck_rule")]
-    return out
+    return replay.not_over(st)
 
 
 def play_case(inp: CaseInput) -> tuple[dict[str, Any], set[str], set[str]]:
@@ -185,6 +206,8 @@ def play_case(inp: CaseInput) -> tuple[dict[str, Any], set[str], set[str]]:
             witnessed |= _witness(before, a, st)
         else:
             step["rules"] = why
+        step["sections"] = step_sections(r.table, step["rules"])
+        step["after"] = _position(st)
         cited.update(why)
         steps.append(step)
     end = _end(st)
@@ -194,33 +217,41 @@ def play_case(inp: CaseInput) -> tuple[dict[str, Any], set[str], set[str]]:
 
 def _replay_signature(rules: table_mod.Rules, deal: Deal,
                       steps: Sequence[tuple[Action, bool]]) -> list[Any]:
-    """What an engine would observe along the steps (for the option-sensitivity test)."""
+    """What an engine observes along the steps: the legal set of every pending seat,
+    whether each action is accepted, its consequences, the end (rule ids left out: they
+    explain, they are not behaviour)."""
     st = State(rules, deal)
     sig: list[Any] = []
     for a, _valid in steps:
         legal = st.legal_actions()
-        sig.append((sorted((s, tuple(logs.codes_of(st.legal_actions(s))))
+        sig.append((sorted((s, tuple(sorted(logs.codes_of(st.legal_actions(s)))))
                            for s in st.pending()), a in legal))
         if a in legal:
             sig.append(logs.step(st, a))
-    sig.append(_end(st))
+    sig.append({k: v for k, v in _end(st).items() if k != "rules"})
     return sig
 
 
-def sensitive_options(inp: CaseInput) -> dict[str, str]:
-    """Option rows whose value this case exercises: another value changes what it shows."""
+def option_dependence(inp: CaseInput) -> dict[str, list[str]]:
+    """For each option row under some other value of which this case plays differently
+    (a legal set, an accepted or refused action, a consequence or the end changes): the
+    values under which it plays exactly as written, the case's own first.  Rows absent
+    from the result do not matter to the case; values that behave alike on the case
+    (such as two readings with the same effect) are listed together."""
     table = inp.rules.table
     base = _replay_signature(inp.rules, inp.deal, inp.steps)
-    out: dict[str, str] = {}
+    out: dict[str, list[str]] = {}
     for name, values in table.option_space():
         mine = inp.rules.options[name]
+        same = [mine]
         for other in values:
             if other == mine:
                 continue
             alt = inp.rules.with_options(**{name: other})
-            if _replay_signature(alt, inp.deal, inp.steps) != base:
-                out[name] = mine
-                break
+            if _replay_signature(alt, inp.deal, inp.steps) == base:
+                same.append(other)
+        if len(same) < len(values):
+            out[name] = same
     return out
 
 
@@ -228,10 +259,11 @@ def build_case(inp: CaseInput) -> dict[str, Any]:
     """The case document: metadata, start, steps with expectations, end."""
     body, cited, witnessed = play_case(inp)
     table = inp.rules.table
-    opts = sensitive_options(inp)
+    depends = option_dependence(inp)
     focus_rows = list(dict.fromkeys(f.split("=", 1)[0] for f in inp.focus
                                     if f.split("=", 1)[0] in table.rows))
-    sections = list(dict.fromkeys(table.rows[f].section for f in focus_rows))
+    sections = inp.sections if inp.sections is not None else list(
+        dict.fromkeys(table.rows[f].section for f in focus_rows))
     rows_cited = sorted(x for x in cited if x in table.rows)
     return {
         "format": FORMAT,
@@ -240,8 +272,8 @@ def build_case(inp: CaseInput) -> dict[str, Any]:
         "description": {"vi": inp.title_vi, "en": inp.title_en},
         "sections": sections,
         "focus": inp.focus,
-        "covers": {"rules": rows_cited, "witnessed": sorted(witnessed),
-                   "options": dict(sorted(opts.items()))},
+        "depends": depends,
+        "covers": {"rules": rows_cited, "witnessed": sorted(witnessed)},
         "start": {"ruleset": table.id, "players": inp.rules.players,
                   "options": dict(sorted(inp.rules.options.items())),
                   "deal": inp.deal.as_json()},
@@ -257,9 +289,13 @@ def case_input(doc: Mapping[str, Any], table: table_mod.Table | None = None) -> 
            "deal": s["deal"]}
     rules, deal, _ = logs.parse_header(str(doc.get("id", "<case>")), 1, hdr, table)
     steps = [(Action.from_json(st["action"]), bool(st["valid"])) for st in doc["steps"]]
-    return CaseInput(str(doc["id"]), rules, deal, steps, list(doc.get("focus", [])),
+    focus = list(doc.get("focus", []))
+    # sections come from the focus rows, or were given (golden games)
+    given = None if any(f.split("=", 1)[0] in rules.table.rows for f in focus) else list(
+        doc.get("sections", []))
+    return CaseInput(str(doc["id"]), rules, deal, steps, focus,
                      doc.get("description", {}).get("vi", ""),
-                     doc.get("description", {}).get("en", ""))
+                     doc.get("description", {}).get("en", ""), given)
 
 
 # --------------------------------------------------------------------------- search
@@ -395,14 +431,14 @@ def _search_hand(rules: table_mod.Rules, seed: int, wanted: set[str]) -> _Found 
     if hit(_hits_of(rules, {rules.rid("deck.rule"), rules.variant.rule})):
         last_hit = 0
     while not st.is_terminal() and len(steps) < MAX_STEPS:
-        legal = st.legal_actions()
-        if not legal:
-            break
         for sh in list(shadows):
             if sh.differs(st):
                 shadows.remove(sh)
                 if hit([f"{sh.name}={rules.options[sh.name]}"]):
                     last_hit = len(steps)
+        legal = st.legal_actions()
+        if not legal:
+            break
         legal_set = set(legal)
         take: Action | None = None
         for a in _candidates(st):
@@ -541,6 +577,53 @@ def _deal_of(rules: table_mod.Rules, seed: int) -> Deal:
     return build_deal(rules, lambda k: rng.randrange(k), lambda: rng.random() < 0.5)
 
 
+# --------------------------------------------------------------------------- golden games
+
+# The hand-checked playthroughs of the test suite (tests/golden/*.json), in a source
+# checkout; `chanspec vectors --golden DIR` names another folder.
+GOLDEN_DIR = Path(__file__).resolve().parents[2] / "tests" / "golden"
+
+
+def golden_id(path: Path) -> str:
+    """``01_pass_chan_ban.json`` -> ``g01-pass-chan-ban``."""
+    num, _, rest = path.stem.partition("_")
+    return f"g{num}-{rest.replace('_', '-')}" if rest else f"g-{num}"
+
+
+def golden_inputs(table: table_mod.Table, folder: str | Path) -> list[CaseInput]:
+    """One case per golden game: its deal and actions, and before the action following
+    each of its checkpoints the actions it shows refused (invalid steps)."""
+    out: list[CaseInput] = []
+    files = sorted(Path(folder).glob("*.json"))
+    if not files:
+        raise VectorError(f"{folder}: no golden games (*.json) in this folder")
+    for path in files:
+        try:
+            g = json.loads(path.read_text(encoding="utf-8"))
+            rules = table.resolve(g["players"], g.get("options") or {})
+            d = g["deal"]
+            deal = Deal(tuple(tuple(cards.parse_many(h)) for h in d["hands"]),
+                        tuple(cards.parse_many(d["noc"])), int(d["opener"]))
+            actions = [Action.parse(a) for a in g["actions"]]
+            refused = {int(c["after"]): [Action.parse(a) for a in c.get("illegal", {})]
+                       for c in g.get("checks", [])}
+            title_vi, title_en, sections = g["title_vi"], g["title_en"], list(g["sections"])
+        except KeyError as exc:
+            raise VectorError(f"{path}: not a golden game: missing field {exc}; see "
+                              "tests/golden/*.json for the expected fields") from None
+        except (OSError, TypeError, ValueError) as exc:  # JSON, card, option errors
+            raise VectorError(f"{path}: not a golden game ({exc}); see tests/golden/*.json "
+                              "for the expected fields") from None
+        steps: list[tuple[Action, bool]] = []
+        for i, a in enumerate(actions):
+            steps += [(x, False) for x in refused.get(i, [])]
+            steps.append((a, True))
+        steps += [(x, False) for x in refused.get(len(actions), [])]
+        out.append(CaseInput(golden_id(path), rules, deal, steps, [], title_vi, title_en,
+                             sections))
+    return out
+
+
 # --------------------------------------------------------------------------- files
 
 
@@ -580,8 +663,9 @@ def coverage(table: table_mod.Table, docs: Sequence[Mapping[str, Any]]) -> Cover
             rows.setdefault(r, []).append(d["id"])
         for r in d["covers"]["witnessed"]:
             wit.setdefault(r, []).append(d["id"])
-        for n, v in d["covers"]["options"].items():
-            opts.setdefault(n, {}).setdefault(v, []).append(d["id"])
+        for n, vals in d["depends"].items():
+            for v in vals:
+                opts.setdefault(n, {}).setdefault(v, []).append(d["id"])
     return Coverage(rows, wit, opts)
 
 
@@ -603,7 +687,8 @@ def coverage_markdown(table: table_mod.Table, cov: Coverage, n_cases: int) -> st
         f"{n_cases} vectors. *cited*: vectors in which some verdict names the row "
         "(start, a step, or the end); *witnessed*: vectors that reach a situation the row "
         "permits although no verdict names it (see the list below); option values: vectors "
-        "whose expectations change when that value is replaced by another.",
+        "that depend on the row (`depends`: some other value of it changes what they show) "
+        "and play as written under that value.",
         "",
         "| rule row | section | status | cited | witnessed | option values (vectors) |",
         "|---|---|---|---:|---:|---|",
@@ -639,7 +724,7 @@ def _index(table: table_mod.Table, docs: Sequence[Mapping[str, Any]],
                    "players": d["start"]["players"], "steps": len(d["steps"]),
                    "invalid_steps": sum(1 for s in d["steps"] if not s["valid"]),
                    "terminal": d["end"]["terminal"], "focus": d["focus"],
-                   "covers": d["covers"]} for d in docs],
+                   "depends": d["depends"], "covers": d["covers"]} for d in docs],
         "coverage": {"cited": cov.rows, "witnessed": cov.witnessed, "options": cov.options,
                      "uncovered": cov.uncovered_rows(table) + cov.uncovered_values(table)},
     }
@@ -675,8 +760,14 @@ def write(out: str | Path, table: table_mod.Table, docs: Sequence[Mapping[str, A
 
 def generate(table: table_mod.Table, seeds_per_config: int = SEEDS_PER_CONFIG,
              progress: Callable[[str], None] | None = None,
-             extra_seeds: int = EXTRA_SEEDS) -> list[dict[str, Any]]:
-    return [build_case(c) for c in search(table, seeds_per_config, progress, extra_seeds)]
+             extra_seeds: int = EXTRA_SEEDS,
+             golden: str | Path | None = GOLDEN_DIR) -> list[dict[str, Any]]:
+    """Every case: the coverage-guided search, then the golden games of `golden` (None:
+    none)."""
+    inputs = search(table, seeds_per_config, progress, extra_seeds)
+    if golden is not None:
+        inputs += golden_inputs(table, golden)
+    return [build_case(c) for c in inputs]
 
 
 def load_dir(root: str | Path) -> list[dict[str, Any]]:
