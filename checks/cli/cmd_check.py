@@ -52,7 +52,12 @@ from chanspec.checks.explore import packed_search, scale
 from chanspec.checks.explore import search as explore
 from chanspec.checks.findings import compute as findings
 from chanspec.checks.findings import questions, scenario
-from chanspec.checks.output import say, write_atomic
+from chanspec.checks.output import (
+    check_output_file,
+    prepare_output_dir,
+    say,
+    write_atomic,
+)
 from chanspec.checks.report import diagrams
 from chanspec.model.game import Deal
 from chanspec.model.table import OptionError, Table
@@ -176,8 +181,11 @@ def run(args: argparse.Namespace) -> int:
     table = load_table(args)
     opts = options_of(args, table)
     lang = args.lang
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    # every output path is checked before the long work starts
+    out = prepare_output_dir(args.out)
+    if not args.no_write:
+        check_output_file(findings.default_path())
+        check_output_file(questions.default_path())
     text: list[str] = []
 
     def emit(vi: str, en: str) -> None:

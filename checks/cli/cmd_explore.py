@@ -33,7 +33,7 @@ from typing import Any
 from chanspec.checks.cli.options import add_command, load_table, options_of
 from chanspec.checks.explore import simulate, stateful
 from chanspec.checks.explore.invariants import STUCK_BANS, STUCK_EMPTY, Finding
-from chanspec.checks.output import say, write_atomic
+from chanspec.checks.output import prepare_output_dir, say, write_atomic
 
 DEFAULT_GAMES = {"ci": 200, "deep": 5000}
 RULES_FINDINGS = {
@@ -86,6 +86,8 @@ def run(args: argparse.Namespace) -> int:
     if args.games is not None and args.games < 0:
         print(say(args.lang, "--games phải ≥ 0", "--games must be >= 0"), file=sys.stderr)
         return 2
+    if args.save:
+        prepare_output_dir(args.save)  # before the long run, not after it
     table = load_table(args)
     opts = options_of(args, table)
     players = (args.players,) if args.players else (4, 5)
@@ -134,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _save(folder: Path, result: dict[str, Any]) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
+    prepare_output_dir(folder)
     for i, f in enumerate(result["machine_findings"], start=1):
         write_atomic(folder / f"machine-{i}-{f['check']}.json",
                      json.dumps(f["state"], ensure_ascii=False, indent=1) + "\n")

@@ -23,7 +23,7 @@ from typing import Any
 
 from chanspec.checks.cli.options import add_command, add_common, load_table
 from chanspec.checks.findings import compute as findings_mod
-from chanspec.checks.output import say
+from chanspec.checks.output import prepare_output_dir, say
 from chanspec.checks.report import diagrams
 from chanspec.checks.report import site as report
 
@@ -50,6 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
+    prepare_output_dir(args.out)
     table = load_table(args)
     findings = None
     if args.findings:

@@ -19,7 +19,7 @@ import time
 
 from chanspec.checks.cli.options import add_command, load_table
 from chanspec.checks.conform import vectors
-from chanspec.checks.output import say
+from chanspec.checks.output import prepare_output_dir, say
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -74,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
         print("chanspec vectors: --seeds must be at least 1, --extra-seeds not negative",
               file=sys.stderr)
         return 2
+    prepare_output_dir(args.out)  # before generating, not after
     t0 = time.monotonic()
     docs = vectors.generate(table, args.seeds, extra_seeds=args.extra_seeds)
     cov = vectors.write(args.out, table, docs)
