@@ -329,13 +329,19 @@ def run(args: argparse.Namespace) -> int:
     for e in doc.get("extra") or []:
         pics.append((f"witness-{e['id']}", diagrams.scenario_dot(e["witness"]["steps"],
                                                                   e["id"])))
+    drawn = diagrams.have_dot()
     for name, dot in pics:
-        for p in diagrams.write(dot, out / f"{name}.dot", ("svg", "png")):
+        try:
+            written = diagrams.write(dot, out / f"{name}.dot", ("svg", "png"))
+        except diagrams.RenderError as exc:
+            emit(f"Không vẽ được {name}: {exc}", f"Could not draw {name}: {exc}")
+            written, drawn = [out / f"{name}.dot"], False
+        for p in written:
             key = {".svg": "svgs", ".png": "pngs"}.get(p.suffix, "dots")
             report[key].append(p.name)
     if not diagrams.have_dot():
-        emit(diagrams.HOW_TO_GET_DOT, diagrams.HOW_TO_GET_DOT)
-    fmts = ", SVG, PNG" if diagrams.have_dot() else ""
+        emit(*diagrams.HOW_TO_GET_DOT)
+    fmts = ", SVG, PNG" if drawn else ""
     emit(f"\nĐã ghi {len(pics)} hình vào {out}/ (DOT{fmts})",
          f"\nWrote {len(pics)} pictures to {out}/ (DOT{fmts})")
     report["exit_code"] = code

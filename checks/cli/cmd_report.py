@@ -101,18 +101,36 @@ _TITLES = {
 
 
 def _checker_svgs(src: Path, tmp: Path, table: Any, lang: str) -> list[dict[str, str]]:
-    """The checker's pictures, titled; or, when there are none, the flow diagram drawn
-    from the table now (needs Graphviz's `dot`)."""
+    """The checker's pictures, titled.  A picture `chanspec check` saved only as DOT (it
+    had no renderer) is drawn now from its .dot file, without rerunning the check; when
+    the checker left nothing, the flow diagram is drawn from the table.  Drawing needs a
+    renderer (graphviz-pure or Graphviz's dot)."""
     found = sorted(src.glob("*.svg")) if src.is_dir() else []
-    if not found:
-        if not diagrams.have_dot():
-            print(say(lang, "Không có `dot` (Graphviz) để vẽ sơ đồ: cài bằng "
-                      "`apt-get install graphviz`.", "Graphviz's `dot` is missing, so no "
-                      "diagram is drawn: install it with `apt-get install graphviz`."),
+    undrawn = sorted(p for p in src.glob("*.dot") if not p.with_suffix(".svg").is_file()) \
+        if src.is_dir() else []
+    if (undrawn or not found) and not diagrams.have_dot():
+        vi, en = diagrams.HOW_TO_GET_DOT
+        n = len(undrawn) or 1
+        print(say(lang, f"{n} sơ đồ không vẽ được. {vi}", f"{n} diagram(s) not drawn. {en}"),
+              file=sys.stderr)
+        return _titled(found)
+    for dot in undrawn:
+        try:
+            found.append(diagrams.render(dot, tmp / f"{dot.stem}.svg"))
+        except diagrams.RenderError as exc:
+            print(say(lang, f"Không vẽ được {dot}: {exc}", f"Could not draw {dot}: {exc}"),
                   file=sys.stderr)
-            return []
-        found = diagrams.write(diagrams.flow_dot(table), tmp / "flow.dot", ("svg",))
+    if not found:
+        try:
+            found = diagrams.write(diagrams.flow_dot(table), tmp / "flow.dot", ("svg",))
+        except diagrams.RenderError as exc:
+            print(say(lang, f"Không vẽ được sơ đồ luồng: {exc}",
+                      f"Could not draw the flow diagram: {exc}"), file=sys.stderr)
         found = [p for p in found if p.suffix == ".svg"]
+    return _titled(sorted(found, key=lambda p: p.name))
+
+
+def _titled(found: list[Path]) -> list[dict[str, str]]:
     items = []
     for p in found:
         kind, _, rest = p.stem.partition("-")
