@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import os
 import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TextIO
 
 EN_MARK = "(en)"
 
@@ -157,6 +160,38 @@ def current_umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
+
+
+PROGRESS_TTY_EVERY = 2.0  # seconds between progress lines on a terminal
+PROGRESS_FILE_EVERY = 5.0  # and when standard error is a file or a pipe
+
+
+def progress_every(stream: TextIO, tty: float = PROGRESS_TTY_EVERY,
+                   other: float = PROGRESS_FILE_EVERY) -> float:
+    """Seconds between two progress lines on `stream`: a terminal gets them more often
+    than a log file, which still gets one now and then (never minutes of silence)."""
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return tty if isatty is not None and isatty() else other
+    except ValueError:  # a closed stream
+        return other
+
+
+class Ticker:
+    """Rate limit for progress lines: `due()` is true at the first call and then at most
+    once every `every` seconds of `clock`."""
+
+    def __init__(self, every: float = PROGRESS_FILE_EVERY,
+                 clock: Callable[[], float] = time.monotonic):
+        self.every, self.clock = every, clock
+        self.last: float | None = None
+
+    def due(self) -> bool:
+        now = self.clock()
+        if self.last is not None and now - self.last < self.every:
+            return False
+        self.last = now
+        return True
 
 
 def write_atomic(path: str | os.PathLike[str], text: str) -> None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -121,10 +122,7 @@ def run(args: argparse.Namespace) -> int:
         "hypothesis_seconds": round(t1 - t0, 2),
         "machine_findings": machine_findings,
         "rules_findings": rules_findings,
-        "replay": f"chanspec explore --profile {args.profile} --seed {args.seed}"
-                  + (f" --players {args.players}" if args.players else "")
-                  + (f" --games {args.games}" if args.games is not None else "")
-                  + "".join(f" --option {k}={v}" for k, v in opts.items()),
+        "replay": rerun_command(args),
     }
     if args.save:
         _save(Path(args.save), result)
@@ -133,6 +131,29 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(render(result, args.lang))
     return 1 if machine_findings else 0
+
+
+def rerun_command(args: argparse.Namespace) -> str:
+    """The command that repeats this run exactly: every flag that was given (the seed and
+    profile always), quoted for a POSIX shell."""
+    parts = ["chanspec", "explore", "--profile", args.profile, "--seed", str(args.seed)]
+    if args.players:
+        parts += ["--players", str(args.players)]
+    if args.games is not None:
+        parts += ["--games", str(args.games)]
+    for item in args.option:
+        parts += ["--option", item]
+    if args.no_hypothesis:
+        parts.append("--no-hypothesis")
+    if args.ruleset != "family":
+        parts += ["--ruleset", args.ruleset]
+    if args.save:
+        parts += ["--save", args.save]
+    if args.json:
+        parts.append("--json")
+    if args.lang != "vi":
+        parts += ["--lang", args.lang]
+    return shlex.join(parts)
 
 
 def _save(folder: Path, result: dict[str, Any]) -> None:
