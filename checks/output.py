@@ -92,7 +92,8 @@ def check_output_file(path: str | os.PathLike[str]) -> Path:
 def _file_target(path: str | os.PathLike[str]) -> Path:
     """`path` as a file to write: its folder exists and is writable, it is not a folder."""
     target = Path(path)
-    if str(path) == "" or target.name in ("", ".", ".."):
+    text = os.fspath(path)
+    if text == "" or target.name in ("", ".", "..") or text.endswith(("/", os.sep)):
         raise OutputPathError(path, "cần tên một tệp, không phải thư mục",
                               "expected the name of a file, not a folder")
     if target.is_dir():

@@ -74,6 +74,10 @@ def _in_sys(t: Path) -> tuple[Path, str]:
     return Path("/sys/chanspec-out.txt"), "cannot create"
 
 
+def _trailing_slash(t: Path) -> tuple[Path, str]:
+    return Path(f"{t / 'new-folder'}/"), "expected the name of a file"
+
+
 def _a_file(t: Path) -> tuple[Path, str]:
     (t / "plain.txt").write_text("x")
     return t / "plain.txt", "is a file where a folder is expected"
@@ -95,6 +99,7 @@ def _proc_itself(t: Path) -> tuple[Path, str]:
 FILE_KINDS: dict[str, Callable[[Path], tuple[Path, str]]] = {
     "missing-parent": _missing_parent, "a-folder": _a_folder, "under-a-file": _under_a_file,
     "deep-under-a-file": _deep_under_a_file, "in-proc": _in_proc, "in-sys": _in_sys,
+    "trailing-slash": _trailing_slash,
 }
 DIR_KINDS: dict[str, Callable[[Path], tuple[Path, str]]] = {
     "a-file": _a_file, "under-a-file": _dir_under_a_file, "in-proc": _dir_in_proc,
@@ -148,7 +153,8 @@ def test_a_bad_output_path_is_one_clear_line_and_exit_2(
     cwd.mkdir()
     monkeypatch.chdir(cwd)
     path, words = make(work)
-    args = [str(path) if a == "PATH" else str(tmp_path / "none") if a == "NONE" else a
+    shown = f"{path}/" if kind == "trailing-slash" else str(path)
+    args = [shown if a == "PATH" else str(tmp_path / "none") if a == "NONE" else a
             for a in argv]
     watched = _watched(path, cwd)
     before = {w: _listing(w) for w in watched}
@@ -161,7 +167,7 @@ def test_a_bad_output_path_is_one_clear_line_and_exit_2(
     assert "Traceback" not in err and "internal error" not in err
     lines = [x for x in err.splitlines() if x.strip()]
     assert len(lines) == 1, err
-    assert f"'{path}'" in lines[0] and words in lines[0], lines[0]
+    assert f"'{shown}'" in lines[0] and words in lines[0], lines[0]
     # checked before the work starts: no campaign, no generation, no exploration
     assert took < 20, f"{flag} did its work before refusing {path}: {took:.1f}s"
     assert _tree(tmp_path) == before_tree, "a file was created under the test folder"
@@ -171,6 +177,18 @@ def test_a_bad_output_path_is_one_clear_line_and_exit_2(
             assert after == before[w], (w, (after or set()) ^ (before[w] or set()))
         else:  # shared with other processes: only chanspec's kind of stray file counts
             assert _stray(after or set()) <= _stray(before[w] or set()), w
+
+
+@pytest.mark.parametrize("argv", [["play", "--out", ""], ["replay", str(GOLDEN_LOG), "--itf", ""],
+                                  ["conform", "--impl", NEVER_ANSWERS, "--save", ""]],
+                         ids=["play", "replay", "conform"])
+def test_an_empty_output_path(argv: list[str], tmp_path: Path, monkeypatch: Any,
+                              capsys: Any) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert "cannot write '': expected the name of a file" in err and len(err.splitlines()) == 1
+    assert os.listdir(tmp_path) == []
 
 
 def test_a_file_that_is_not_writable(tmp_path: Path, capsys: Any) -> None:

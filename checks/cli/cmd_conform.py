@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     players = tuple(sorted(set(args.players or [4, 5])))
     # where the scenario will be saved is checked before the campaign, not after it
-    if args.save:
+    if args.save is not None:
         check_output_file(args.save)
     elif not args.json:
         prepare_output_dir(".")  # the default conform-<seed>.ndjson goes here

@@ -59,7 +59,7 @@ def log_lines(rules: Any, deal: Any, actions: Any, seed: int) -> list[dict[str, 
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.out:
+    if args.out is not None:
         check_output_file(args.out)
     rules = resolve(args)
     if not 0 <= args.opener < rules.players:

@@ -46,7 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.itf:
+    if args.itf is not None:
         check_output_file(args.itf)
     if args.log == "-":
         result = replay.replay_text(sys.stdin.read(), "<stdin>")
