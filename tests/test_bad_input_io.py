@@ -284,3 +284,21 @@ def test_the_up_front_check_leaves_nothing(tmp_path: Path) -> None:
     assert os.listdir(tmp_path) == []
     with pytest.raises(OutputPathError, match="is a folder"):
         check_output_file(tmp_path)
+
+
+def test_everything_under_the_checks_output_folder_gets_the_umask_mode(
+        tmp_path: Path, capsys: Any) -> None:
+    """`chanspec check` writes findings, the report, ITF traces, scenarios and pictures."""
+    out = tmp_path / "check"
+    old = os.umask(0o022)
+    try:
+        code = cli.main(["check", "--quick", "--scales", "five=2", "--no-write", "--quiet",
+                         "--out", str(out), "--option", "empty-hand=as-written"])
+    finally:
+        os.umask(old)
+    assert code == 11  # a deadlock: an ITF trace and a scenario are written too
+    files = sorted(p for p in out.iterdir() if p.is_file())
+    kinds = {p.name.split(".", 1)[1] for p in files}
+    assert {"json", "txt", "itf.json", "dot"} <= kinds
+    assert {p.name: stat.S_IMODE(p.stat().st_mode) for p in files} == {
+        p.name: 0o644 for p in files}
