@@ -15,6 +15,7 @@ JSON output (``--json``) is language-independent.
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 import time
 from collections.abc import Callable
@@ -54,13 +55,20 @@ class OutputPathError(ValueError):
                 f"cannot write '{self.path}': {self.en}")
 
 
-def _first_missing_or_file(folder: Path) -> tuple[Path, str] | None:
-    """The first ancestor of `folder` (itself included) that is missing or not a folder."""
+def _first_missing_or_file(folder: Path, shown: str | os.PathLike[str],
+                           ) -> tuple[Path, str] | None:
+    """The first ancestor of `folder` (itself included) that is missing or not a folder
+    (raises OutputPathError for one that may not be looked into)."""
     chain = [folder, *folder.parents]
     for p in reversed(chain):
-        if not p.exists():
+        try:
+            mode = p.stat().st_mode
+        except (FileNotFoundError, NotADirectoryError):
             return p, "missing"
-        if not p.is_dir():
+        except OSError as exc:
+            raise OutputPathError(shown, f"không xem được {p} ({exc.strerror})",
+                                  f"cannot look into {p} ({exc.strerror})") from None
+        if not stat.S_ISDIR(mode):
             return p, "file"
     return None
 
@@ -96,11 +104,11 @@ def _file_target(path: str | os.PathLike[str]) -> Path:
     if text == "" or target.name in ("", ".", "..") or text.endswith(("/", os.sep)):
         raise OutputPathError(path, "cần tên một tệp, không phải thư mục",
                               "expected the name of a file, not a folder")
-    if target.is_dir():
+    folder = target.parent
+    bad = _first_missing_or_file(folder, path)
+    if bad is None and target.is_dir():
         raise OutputPathError(path, "là một thư mục, cần một tệp",
                               "is a folder where a file is expected")
-    folder = target.parent
-    bad = _first_missing_or_file(folder)
     if bad is not None:
         where, kind = bad
         if kind == "missing":
@@ -124,7 +132,7 @@ def prepare_output_dir(path: str | os.PathLike[str]) -> Path:
     target = Path(path)
     if str(path) == "":
         raise OutputPathError(path, "cần tên một thư mục", "expected the name of a folder")
-    bad = _first_missing_or_file(target)
+    bad = _first_missing_or_file(target, path)
     if bad is not None and bad[1] == "file":
         where = bad[0]
         if where == target:

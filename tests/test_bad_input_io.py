@@ -302,3 +302,21 @@ def test_everything_under_the_checks_output_folder_gets_the_umask_mode(
     assert {"json", "txt", "itf.json", "dot"} <= kinds
     assert {p.name: stat.S_IMODE(p.stat().st_mode) for p in files} == {
         p.name: 0o644 for p in files}
+
+
+def test_a_folder_that_may_not_be_looked_into(tmp_path: Path, monkeypatch: Any) -> None:
+    """What a non-root user meets under a folder without the x bit (simulated: tests run
+    as root, for whom the bit does not count)."""
+    locked = tmp_path / "locked"
+    real_stat = Path.stat
+
+    def stat_(self: Path, *a: Any, **k: Any) -> Any:
+        if self == locked:
+            raise PermissionError(13, "Permission denied")
+        return real_stat(self, *a, **k)
+
+    monkeypatch.setattr(Path, "stat", stat_)
+    with pytest.raises(OutputPathError, match="cannot look into .*locked"):
+        check_output_file(locked / "x.txt")
+    with pytest.raises(OutputPathError, match="cannot look into .*locked"):
+        output.prepare_output_dir(locked / "site")
