@@ -9,7 +9,8 @@
 Without ``--findings`` the report uses the checker's saved results, OPEN_QUESTIONS.json
 (the very data OPEN_QUESTIONS.md is rendered from), when they match the table.  Without
 ``--svg`` it takes every SVG that ``chanspec check`` wrote to ``--from`` (default
-out/check); when there are none it draws the turn and claim flow from the table itself.
+out/check), draws those it saved only as ``.dot`` (a check run without a renderer), and
+when there are none draws the turn and claim flow from the table itself.
 """
 
 from __future__ import annotations
