@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from array import array
 from pathlib import Path
 
@@ -230,7 +229,7 @@ def test_check_quick_command_output_and_exit_code(tmp_path: Path,
     rep = json.loads((out / "findings.json").read_text(encoding="utf-8"))
     assert rep["exit_code"] == 11 and rep["explorations"][0]["scale"] == "five"
     assert (out / "flow.dot").is_file() and list(out.glob("*.itf.json"))
-    if shutil.which("dot"):  # with Graphviz: SVG and PNG beside every DOT
+    if diagrams.have_dot():  # with a renderer: SVG and PNG beside every DOT
         assert (out / "flow.svg").is_file() and (out / "flow.png").is_file()
         assert (out / "flow.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert "flow.png" in rep["pngs"]

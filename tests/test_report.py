@@ -7,8 +7,6 @@ import html
 import json
 import random
 import re
-import shutil
-import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote
@@ -18,6 +16,7 @@ from chanspec.checks.cli import main
 from chanspec.checks.findings import questions
 from chanspec.checks.report import site as report
 from chanspec.model import cards, table, win
+from conftest import JS_RUNTIMES, needs_renderer, run_js
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = table.load("family")
@@ -395,8 +394,8 @@ def _python_verdict(rules: table.Rules, case: dict[str, object]) -> dict[str, ob
             "groups": None if v.groups is None else [list(g) for g in v.groups]}
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
-def test_js_engine_agrees_with_python_on_every_hand(tmp_path: Path) -> None:
+@pytest.mark.parametrize("runtime", JS_RUNTIMES)
+def test_js_engine_agrees_with_python_on_every_hand(runtime: str, tmp_path: Path) -> None:
     data = report.export_rulesets(TABLE)
     rng = random.Random(20240601)
     by_players = {p: _cases(TABLE.resolve(p), rng, 200) for p in (4, 5)}
@@ -405,18 +404,9 @@ def test_js_engine_agrees_with_python_on_every_hand(tmp_path: Path) -> None:
         for c in by_players[rs["players"]]:
             cases.append({"rs": i, **c})
     assert len(cases) == 8 * 200
-    (tmp_path / "in.json").write_text(json.dumps({"rulesets": data["rulesets"], "cases": cases}))
-    runner = tmp_path / "run.js"
-    runner.write_text(
-        "const fs = require('fs');\n"
-        "const W = require(process.argv[2]);\n"
-        "const d = JSON.parse(fs.readFileSync(process.argv[3], 'utf8'));\n"
-        "const out = d.cases.map(c => W.engine(d.rulesets[c.rs]).judge(c.hand, c.cand, c.kind));\n"
-        "fs.writeFileSync(process.argv[4], JSON.stringify(out));\n")
-    win_js = Path(report.__file__).parent / "assets" / "win.js"
-    subprocess.run(["node", str(runner), str(win_js), str(tmp_path / "in.json"),
-                    str(tmp_path / "out.json")], check=True, timeout=300)
-    js = json.loads((tmp_path / "out.json").read_text())
+    js = run_js(runtime, "D.cases.map(c => W.engine(D.rulesets[c.rs]).judge(c.hand, c.cand, "
+                "c.kind))", {"rulesets": data["rulesets"], "cases": cases}, tmp_path)
+    assert isinstance(js, list)
     assert len(js) == len(cases)
     wins = kinds_seen = 0
     outcomes: set[str] = set()
@@ -436,9 +426,9 @@ def test_js_engine_agrees_with_python_on_every_hand(tmp_path: Path) -> None:
     assert outcomes >= {"ok", "count", "never", "shape", "final", "min"}
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
-def test_js_engine_sees_the_open_rules_change_a_verdict(tmp_path: Path) -> None:
-    """Hand-picked hands whose verdict the open rules decide, judged by node."""
+@pytest.mark.parametrize("runtime", JS_RUNTIMES)
+def test_js_engine_sees_the_open_rules_change_a_verdict(runtime: str, tmp_path: Path) -> None:
+    """Hand-picked hands whose verdict the open rules decide, judged in JavaScript."""
     data = report.export_rulesets(TABLE)
     p = cards.parse_many
     # 23 cards, Nhất Văn completes the final pair with Nhất Vạn: special under whole-group
@@ -447,19 +437,16 @@ def test_js_engine_sees_the_open_rules_change_a_verdict(tmp_path: Path) -> None:
     lt = p("lao thang 2v 2v 3v 3v 4v 4v 5v 5v 6v 6v 7v 7v 8v 8v 9v 9v 2n 2n 3n 3n 4n")
     cases = [{"hand": nhat, "cand": cards.parse("1n"), "kind": "u"},
              {"hand": lt, "cand": cards.parse("4s"), "kind": "u"}]
-    (tmp_path / "in.json").write_text(json.dumps({"rulesets": data["rulesets"], "cases": cases}))
-    script = ("const W = require(process.argv[1]); const d = JSON.parse(require('fs')"
-              ".readFileSync(process.argv[2], 'utf8')); console.log(JSON.stringify(d.rulesets"
-              ".filter(r => r.players === 4).map(r => [r.options, d.cases.map(c => W.engine(r)"
-              ".judge(c.hand, c.cand, c.kind).win)])));")
-    win_js = Path(report.__file__).parent / "assets" / "win.js"
-    res = subprocess.run(["node", "-e", script, str(win_js), str(tmp_path / "in.json")],
-                         check=True, capture_output=True, text=True, timeout=60)
-    got = {(o["lao-thang"], o["special-ca-scope"]): w for o, w in json.loads(res.stdout)}
+    res = run_js(runtime, "D.rulesets.filter(r => r.players === 4).map(r => [r.options, "
+                 "D.cases.map(c => W.engine(r).judge(c.hand, c.cand, c.kind).win)])",
+                 {"rulesets": data["rulesets"], "cases": cases}, tmp_path)
+    assert isinstance(res, list)
+    got = {(o["lao-thang"], o["special-ca-scope"]): w for o, w in res}
     assert got == {("on", "yeu-only"): [True, True], ("on", "whole-group"): [False, True],
                    ("off", "yeu-only"): [True, False], ("off", "whole-group"): [False, False]}
 
 
+@needs_renderer
 def test_default_report_shows_the_checkers_saved_findings(tmp_path: Path) -> None:
     """Without --findings, the report is built from OPEN_QUESTIONS.json, the data that
     OPEN_QUESTIONS.md is rendered from: every witness scenario in it appears, drawn as a
@@ -487,3 +474,44 @@ def test_default_report_shows_the_checkers_saved_findings(tmp_path: Path) -> Non
     # with no checker pictures at --from, the flow diagram is drawn from the table
     assert (out / "diagrams").is_dir() and list((out / "diagrams").glob("flow*.svg"))
     json_mod.dumps(doc)  # the saved document is plain JSON
+
+
+WITNESS_DOT = ('digraph "w" {\n  node [fontname="Helvetica"];\n'
+               '  0 [label="0. Ghế 0 đánh Tam Văn / Seat 0 discards Tam Văn"];\n'
+               '  1 [label="1. Ghế 1 chíu / Seat 1 takes a chíu"];\n  0 -> 1;\n}\n')
+
+
+@needs_renderer
+def test_report_draws_the_pictures_the_checker_saved_only_as_dot(tmp_path: Path,
+                                                                 capsys: object) -> None:
+    """`chanspec check` without a renderer leaves .dot files only; `chanspec report` with a
+    renderer draws them itself (into the site, the check's folder is left as it was)."""
+    from chanspec.checks.report import diagrams
+
+    src = tmp_path / "check"
+    src.mkdir()
+    (src / "flow.dot").write_text(diagrams.flow_dot(TABLE), encoding="utf-8")
+    (src / "witness-lao-thang.dot").write_text(WITNESS_DOT, encoding="utf-8")
+    before = sorted(p.name for p in src.iterdir())
+    assert main(["report", "--out", str(tmp_path / "site"), "--from", str(src)]) == 0
+    drawn = sorted(p.name for p in (tmp_path / "site" / "diagrams").glob("*.svg"))
+    assert drawn == ["flow.svg", "witness-lao-thang.svg"]
+    svg = (tmp_path / "site" / "diagrams" / "witness-lao-thang.svg").read_text(encoding="utf-8")
+    assert "<svg" in svg and "Ghế 0 đánh Tam Văn" in svg and "chíu" in svg
+    text = page(tmp_path / "site", "diagrams.html")
+    assert 'src="diagrams/witness-lao-thang.svg"' in text
+    assert sorted(p.name for p in src.iterdir()) == before
+
+
+def test_report_without_a_renderer_says_what_to_install(tmp_path: Path, capsys: object,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CHANSPEC_DOT", "none")
+    src = tmp_path / "check"
+    src.mkdir()
+    (src / "witness-lao-thang.dot").write_text(WITNESS_DOT, encoding="utf-8")
+    assert main(["report", "--out", str(tmp_path / "site"), "--from", str(src),
+                 "--lang", "en"]) == 0
+    err = capsys.readouterr().err  # type: ignore[attr-defined]
+    assert "1 diagram(s) not drawn" in err and "pip install graphviz-pure" in err
+    assert "Traceback" not in err
+    assert not list((tmp_path / "site").rglob("*.svg"))

@@ -30,12 +30,10 @@ import pytest
 from chanspec.checks.findings import questions
 from chanspec.checks.report import site as report
 from chanspec.model import cards, table
+from conftest import chromium, needs_chromium
 
-CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
-                             "/usr/bin/chromium") if p and os.path.exists(p)), None)
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None,
-    reason="Chromium is not installed (apt-get install chromium; .ci/run installs it)")
+CHROMIUM = chromium()
+pytestmark = needs_chromium
 
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",

@@ -141,6 +141,7 @@ def _error(prefix_vi: str, prefix_en: str, message: object) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from chanspec.checks.output import OutputPathError
     from chanspec.model import cards, table, win
 
     parser = build_parser()
@@ -165,6 +166,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INPUT
     except table.OptionError as exc:
         _error("tùy chọn không hợp lệ", "bad option", exc)
+        return EXIT_INPUT
+    except OutputPathError as exc:
+        print(exc.line(), file=sys.stderr)
         return EXIT_INPUT
     except KeyboardInterrupt:
         print("chanspec: đã dừng / interrupted", file=sys.stderr)

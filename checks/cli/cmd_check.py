@@ -52,7 +52,12 @@ from chanspec.checks.explore import packed_search, scale
 from chanspec.checks.explore import search as explore
 from chanspec.checks.findings import compute as findings
 from chanspec.checks.findings import questions, scenario
-from chanspec.checks.output import say, write_atomic
+from chanspec.checks.output import (
+    check_output_file,
+    prepare_output_dir,
+    say,
+    write_atomic,
+)
 from chanspec.checks.report import diagrams
 from chanspec.model.game import Deal
 from chanspec.model.table import OptionError, Table
@@ -176,8 +181,11 @@ def run(args: argparse.Namespace) -> int:
     table = load_table(args)
     opts = options_of(args, table)
     lang = args.lang
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    # every output path is checked before the long work starts
+    out = prepare_output_dir(args.out)
+    if not args.no_write:
+        check_output_file(findings.default_path())
+        check_output_file(questions.default_path())
     text: list[str] = []
 
     def emit(vi: str, en: str) -> None:
@@ -321,13 +329,19 @@ def run(args: argparse.Namespace) -> int:
     for e in doc.get("extra") or []:
         pics.append((f"witness-{e['id']}", diagrams.scenario_dot(e["witness"]["steps"],
                                                                   e["id"])))
+    drawn = diagrams.have_dot()
     for name, dot in pics:
-        for p in diagrams.write(dot, out / f"{name}.dot", ("svg", "png")):
+        try:
+            written = diagrams.write(dot, out / f"{name}.dot", ("svg", "png"))
+        except diagrams.RenderError as exc:
+            emit(f"Không vẽ được {name}: {exc}", f"Could not draw {name}: {exc}")
+            written, drawn = [out / f"{name}.dot"], False
+        for p in written:
             key = {".svg": "svgs", ".png": "pngs"}.get(p.suffix, "dots")
             report[key].append(p.name)
     if not diagrams.have_dot():
-        emit(diagrams.HOW_TO_GET_DOT, diagrams.HOW_TO_GET_DOT)
-    fmts = ", SVG, PNG" if diagrams.have_dot() else ""
+        emit(*diagrams.HOW_TO_GET_DOT)
+    fmts = ", SVG, PNG" if drawn else ""
     emit(f"\nĐã ghi {len(pics)} hình vào {out}/ (DOT{fmts})",
          f"\nWrote {len(pics)} pictures to {out}/ (DOT{fmts})")
     report["exit_code"] = code

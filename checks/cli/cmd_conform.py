@@ -18,7 +18,7 @@ import sys
 from chanspec.checks.cli.options import add_command, add_common, load_table, options_of
 from chanspec.checks.conform import campaign as conform
 from chanspec.checks.conform import logs
-from chanspec.checks.output import say, write_atomic
+from chanspec.checks.output import check_output_file, prepare_output_dir, say, write_atomic
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -52,7 +52,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         "open/provisional option (those not fixed by --option)")
     p.add_argument("--save", metavar="PATH",
                    help="nơi lưu nhật ký kịch bản lệch / where to save the minimal scenario as "
-                        "a game log (default conform-<seed>.ndjson)")
+                        "a game log (default conform-<seed>.ndjson; with --json nothing is "
+                        "written unless --save is given: the scenario is in the JSON)")
     add_common(p, players=False)
     p.add_argument("--players", type=int, choices=(4, 5), action="append",
                    help="số người chơi, lặp lại được / player count(s) to play (default 4 and 5)")
@@ -67,6 +68,11 @@ def run(args: argparse.Namespace) -> int:
               "--shrink-budget not negative", file=sys.stderr)
         return 2
     players = tuple(sorted(set(args.players or [4, 5])))
+    # where the scenario will be saved is checked before the campaign, not after it
+    if args.save is not None:
+        check_output_file(args.save)
+    elif not args.json:
+        prepare_output_dir(".")  # the default conform-<seed>.ndjson goes here
     if not args.json:
         # print the seed first: a campaign that is interrupted can still be rerun
         seed_text = "" if args.seed is None else str(args.seed)
@@ -77,12 +83,15 @@ def run(args: argparse.Namespace) -> int:
         options=fixed, vary_options=args.vary_options, ruleset=args.ruleset,
         max_steps=args.max_steps, shrink_budget=args.shrink_budget)
     saved = None
-    if result.log:
+    # --json writes nothing into the current folder unless --save asks for it: the
+    # scenario is in the JSON itself (and the game log under "game_log")
+    if result.log and (args.save or not args.json):
         saved = args.save or f"conform-{result.seed}.ndjson"
         write_atomic(saved, logs.dumps(result.log))
     if args.json:
         out = result.as_json()
         out["log"] = saved
+        out["game_log"] = result.log or None
         print(json.dumps(out, ensure_ascii=False))
     else:
         text = conform.render(result, args.lang, say)

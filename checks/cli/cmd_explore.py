@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -33,7 +34,7 @@ from typing import Any
 from chanspec.checks.cli.options import add_command, load_table, options_of
 from chanspec.checks.explore import simulate, stateful
 from chanspec.checks.explore.invariants import STUCK_BANS, STUCK_EMPTY, Finding
-from chanspec.checks.output import say, write_atomic
+from chanspec.checks.output import prepare_output_dir, say, write_atomic
 
 DEFAULT_GAMES = {"ci": 200, "deep": 5000}
 RULES_FINDINGS = {
@@ -86,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
     if args.games is not None and args.games < 0:
         print(say(args.lang, "--games phải ≥ 0", "--games must be >= 0"), file=sys.stderr)
         return 2
+    if args.save:
+        prepare_output_dir(args.save)  # before the long run, not after it
     table = load_table(args)
     opts = options_of(args, table)
     players = (args.players,) if args.players else (4, 5)
@@ -119,10 +122,7 @@ def run(args: argparse.Namespace) -> int:
         "hypothesis_seconds": round(t1 - t0, 2),
         "machine_findings": machine_findings,
         "rules_findings": rules_findings,
-        "replay": f"chanspec explore --profile {args.profile} --seed {args.seed}"
-                  + (f" --players {args.players}" if args.players else "")
-                  + (f" --games {args.games}" if args.games is not None else "")
-                  + "".join(f" --option {k}={v}" for k, v in opts.items()),
+        "replay": rerun_command(args),
     }
     if args.save:
         _save(Path(args.save), result)
@@ -133,8 +133,31 @@ def run(args: argparse.Namespace) -> int:
     return 1 if machine_findings else 0
 
 
+def rerun_command(args: argparse.Namespace) -> str:
+    """The command that repeats this run exactly: every flag that was given (the seed and
+    profile always), quoted for a POSIX shell."""
+    parts = ["chanspec", "explore", "--profile", args.profile, "--seed", str(args.seed)]
+    if args.players:
+        parts += ["--players", str(args.players)]
+    if args.games is not None:
+        parts += ["--games", str(args.games)]
+    for item in args.option:
+        parts += ["--option", item]
+    if args.no_hypothesis:
+        parts.append("--no-hypothesis")
+    if args.ruleset != "family":
+        parts += ["--ruleset", args.ruleset]
+    if args.save:
+        parts += ["--save", args.save]
+    if args.json:
+        parts.append("--json")
+    if args.lang != "vi":
+        parts += ["--lang", args.lang]
+    return shlex.join(parts)
+
+
 def _save(folder: Path, result: dict[str, Any]) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
+    prepare_output_dir(folder)
     for i, f in enumerate(result["machine_findings"], start=1):
         write_atomic(folder / f"machine-{i}-{f['check']}.json",
                      json.dumps(f["state"], ensure_ascii=False, indent=1) + "\n")

@@ -19,7 +19,7 @@ import sys
 from typing import Any
 
 from chanspec.checks.cli.options import add_command, add_common, non_default_options, resolve
-from chanspec.checks.output import say, write_atomic
+from chanspec.checks.output import check_output_file, say, write_atomic
 from chanspec.checks.report import narrate
 from chanspec.model import cards
 
@@ -59,6 +59,8 @@ def log_lines(rules: Any, deal: Any, actions: Any, seed: int) -> list[dict[str, 
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.out is not None:
+        check_output_file(args.out)
     rules = resolve(args)
     if not 0 <= args.opener < rules.players:
         print(say(args.lang, f"--opener phải là một chỗ ngồi từ 0 đến {rules.players - 1}",

@@ -14,7 +14,7 @@ from pathlib import Path
 from chanspec.checks.cli.options import add_command, add_common, load_table
 from chanspec.checks.findings import compute as findings
 from chanspec.checks.findings import questions
-from chanspec.checks.output import say, write_atomic
+from chanspec.checks.output import check_output_file, say, write_atomic
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -34,6 +34,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.write:
+        check_output_file(args.write)
     # with the checker's findings (OPEN_QUESTIONS.json) when they match the table
     text = findings.render(load_table(args), findings.load())
     if args.write is None and args.check is None:

@@ -16,7 +16,7 @@ import sys
 
 from chanspec.checks.cli.options import add_command
 from chanspec.checks.conform import itf, logs, replay
-from chanspec.checks.output import say
+from chanspec.checks.output import check_output_file, say
 from chanspec.model import cards
 
 EXIT_CONFORMING, EXIT_DIVERGENCE, EXIT_MALFORMED = 0, 1, 2
@@ -46,6 +46,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.itf is not None:
+        check_output_file(args.itf)
     if args.log == "-":
         result = replay.replay_text(sys.stdin.read(), "<stdin>")
     else:

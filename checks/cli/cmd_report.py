@@ -9,7 +9,8 @@
 Without ``--findings`` the report uses the checker's saved results, OPEN_QUESTIONS.json
 (the very data OPEN_QUESTIONS.md is rendered from), when they match the table.  Without
 ``--svg`` it takes every SVG that ``chanspec check`` wrote to ``--from`` (default
-out/check); when there are none it draws the turn and claim flow from the table itself.
+out/check), draws those it saved only as ``.dot`` (a check run without a renderer), and
+when there are none draws the turn and claim flow from the table itself.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Any
 
 from chanspec.checks.cli.options import add_command, add_common, load_table
 from chanspec.checks.findings import compute as findings_mod
-from chanspec.checks.output import say
+from chanspec.checks.output import prepare_output_dir, say
 from chanspec.checks.report import diagrams
 from chanspec.checks.report import site as report
 
@@ -50,6 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
+    prepare_output_dir(args.out)
     table = load_table(args)
     findings = None
     if args.findings:
@@ -100,18 +102,36 @@ _TITLES = {
 
 
 def _checker_svgs(src: Path, tmp: Path, table: Any, lang: str) -> list[dict[str, str]]:
-    """The checker's pictures, titled; or, when there are none, the flow diagram drawn
-    from the table now (needs Graphviz's `dot`)."""
+    """The checker's pictures, titled.  A picture `chanspec check` saved only as DOT (it
+    had no renderer) is drawn now from its .dot file, without rerunning the check; when
+    the checker left nothing, the flow diagram is drawn from the table.  Drawing needs a
+    renderer (graphviz-pure or Graphviz's dot)."""
     found = sorted(src.glob("*.svg")) if src.is_dir() else []
-    if not found:
-        if not diagrams.have_dot():
-            print(say(lang, "Không có `dot` (Graphviz) để vẽ sơ đồ: cài bằng "
-                      "`apt-get install graphviz`.", "Graphviz's `dot` is missing, so no "
-                      "diagram is drawn: install it with `apt-get install graphviz`."),
+    undrawn = sorted(p for p in src.glob("*.dot") if not p.with_suffix(".svg").is_file()) \
+        if src.is_dir() else []
+    if (undrawn or not found) and not diagrams.have_dot():
+        vi, en = diagrams.HOW_TO_GET_DOT
+        n = len(undrawn) or 1
+        print(say(lang, f"{n} sơ đồ không vẽ được. {vi}", f"{n} diagram(s) not drawn. {en}"),
+              file=sys.stderr)
+        return _titled(found)
+    for dot in undrawn:
+        try:
+            found.append(diagrams.render(dot, tmp / f"{dot.stem}.svg"))
+        except diagrams.RenderError as exc:
+            print(say(lang, f"Không vẽ được {dot}: {exc}", f"Could not draw {dot}: {exc}"),
                   file=sys.stderr)
-            return []
-        found = diagrams.write(diagrams.flow_dot(table), tmp / "flow.dot", ("svg",))
+    if not found:
+        try:
+            found = diagrams.write(diagrams.flow_dot(table), tmp / "flow.dot", ("svg",))
+        except diagrams.RenderError as exc:
+            print(say(lang, f"Không vẽ được sơ đồ luồng: {exc}",
+                      f"Could not draw the flow diagram: {exc}"), file=sys.stderr)
         found = [p for p in found if p.suffix == ".svg"]
+    return _titled(sorted(found, key=lambda p: p.name))
+
+
+def _titled(found: list[Path]) -> list[dict[str, str]]:
     items = []
     for p in found:
         kind, _, rest = p.stem.partition("-")

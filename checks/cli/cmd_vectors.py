@@ -22,7 +22,7 @@ from pathlib import Path
 
 from chanspec.checks.cli.options import add_command, load_table
 from chanspec.checks.conform import vectors
-from chanspec.checks.output import say
+from chanspec.checks.output import prepare_output_dir, say
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -89,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
                   f"chanspec vectors: no golden games folder {golden}; name one with "
                   "--golden DIR, or leave them out with --no-golden"), file=sys.stderr)
         return 2
+    prepare_output_dir(args.out)  # before generating, not after
     t0 = time.monotonic()
     try:
         docs = vectors.generate(table, args.seeds, extra_seeds=args.extra_seeds, golden=golden)

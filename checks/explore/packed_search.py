@@ -37,6 +37,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from chanspec.checks import output
 from chanspec.checks.explore import search as explore
 from chanspec.checks.explore.search import STUCK_TEXT, DealResult, Result, Violation
 from chanspec.model import cards
@@ -248,17 +249,25 @@ def search(rules: Rules, deals: Sequence[Deal], *, cap: int = 10_000_000,
 
 
 class TLCProgress:
-    """Progress lines on stderr in the style of TLC (only when stderr is a terminal,
-    or always with ``force``)."""
+    """Progress lines on stderr in the style of TLC: as often as the search reports on a
+    terminal, at most every `file_every` seconds when stderr is a file or a pipe (the
+    last line, with an empty queue, always)."""
 
-    def __init__(self, label: str, quiet: bool = False, force: bool = False):
+    def __init__(self, label: str, quiet: bool = False, force: bool = False,
+                 file_every: float | None = None):
         self.label = label
-        self.on = not quiet and (force or sys.stderr.isatty())
+        self.on = not quiet
+        self.every = 0.0 if force else output.progress_every(
+            sys.stderr, 0.0, output.PROGRESS_FILE_EVERY if file_every is None else file_every)
+        self.last: float | None = None
 
     def __call__(self, distinct: int, generated: int, queue: int, depth: int,
                  seconds: float) -> None:
         if not self.on:
             return
+        if queue and self.last is not None and seconds - self.last < self.every:
+            return
+        self.last = seconds
         rate = distinct / seconds if seconds else 0.0
         print(f"  [{self.label}] Progress({depth}) at {seconds:,.0f}s: {generated:,} states "
               f"generated, {distinct:,} distinct states found ({rate:,.0f}/s), {queue:,} "

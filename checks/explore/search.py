@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import sys
 import time
 from array import array
@@ -64,6 +65,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from chanspec.checks.output import progress_every
 from chanspec.model import cards
 from chanspec.model.game import Action, Deal, State
 from chanspec.model.table import Rules
@@ -550,7 +552,7 @@ def explore(rules: Rules, deals: Sequence[Deal], *, label: str = "", workers: in
 
     if workers > 1 and len(deals) > 1:
         ctx = multiprocessing.get_context("fork")
-        with ctx.Pool(min(workers, len(deals))) as pool:
+        with ctx.Pool(min(workers, len(deals)), initializer=worker_ignores_sigint) as pool:
             for r in pool.imap(_run_one, range(len(deals))):
                 results.append(r)
                 tick()
@@ -566,13 +568,24 @@ def default_workers() -> int:
     return max(1, min(2, os.cpu_count() or 1))
 
 
-class Progress:
-    """Rate-limited progress lines on stderr (only when it is a terminal)."""
+def worker_ignores_sigint() -> None:
+    """Pool initializer: Ctrl-C reaches the whole process group, but only the parent
+    handles it (it stops the pool and exits 130); a worker that took it too would print
+    its own traceback (``Process ForkPoolWorker-N: ...``)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
-    def __init__(self, label: str, quiet: bool = False, every: float = 2.0):
+
+class Progress:
+    """Rate-limited progress lines on stderr: every `every` seconds on a terminal, every
+    `file_every` seconds when stderr is a file or a pipe (a log still sees the search
+    advance)."""
+
+    def __init__(self, label: str, quiet: bool = False, every: float | None = None,
+                 file_every: float | None = None):
         self.label = label
-        self.on = not quiet and sys.stderr.isatty()
-        self.every = every
+        self.on = not quiet
+        kw = {k: v for k, v in (("tty", every), ("other", file_every)) if v is not None}
+        self.every = progress_every(sys.stderr, **kw)
         self.last = 0.0
 
     def __call__(self, done: int, total: int, generated: int, distinct: int,

@@ -41,6 +41,7 @@ from chanspec.checks.explore import scale
 from chanspec.checks.explore.search import alt_rules, explore
 from chanspec.checks.findings import questions, scenario, witness
 from chanspec.checks.oracles import hands as hands_mod
+from chanspec.checks.output import Ticker
 from chanspec.model import cards
 from chanspec.model.game import Action, Deal, State
 from chanspec.model.table import Table
@@ -162,8 +163,21 @@ def _stuck_witness(table: Table, params: Mapping[str, Any],
     return None if best is None else best[1]
 
 
+def every_few_seconds(report: Callable[[int, int], None],
+                      ticker: Ticker) -> Callable[[int, int], None]:
+    """`report(done, total)` when the ticker is due, and always for the last one."""
+    def tick(done: int, total: int) -> None:
+        if done == total or ticker.due():
+            report(done, total)
+    return tick
+
+
 def compute(table: Table, params: Mapping[str, Any] | None = None, workers: int = 1,
-            say: Callable[[str], None] = lambda s: None) -> dict[str, Any]:
+            say: Callable[[str], None] = lambda s: None,
+            ticker: Ticker | None = None) -> dict[str, Any]:
+    """The findings on every open question.  `say` gets a line at each step, and during
+    the long full-size phase one line every few seconds (`ticker`, default 5 s)."""
+    ticker = ticker or Ticker()
     p = dict(PARAMS)
     p.update(params or {})
     doc: dict[str, Any] = {"schema": 1, "table": table.id, "table_digest": table_digest(table),
@@ -171,7 +185,9 @@ def compute(table: Table, params: Mapping[str, Any] | None = None, workers: int 
     full = table.resolve(p["players"])
     alts = [(f"{o}={v}", a) for o, v, a in alt_rules(full)]
     say(f"{p['hands']} full-size hands (seed {p['hand_seed']})")
-    freqs, ends, first_end = witness.frequency(full, alts, p["hands"], p["hand_seed"], workers)
+    freqs, ends, first_end = witness.frequency(
+        full, alts, p["hands"], p["hand_seed"], workers,
+        progress=every_few_seconds(lambda done, total: say(f"hands {done}/{total}"), ticker))
     fmap = {f.key: f for f in freqs}
     doc["ends"] = dict(sorted(ends.items()))
     for row in questions.question_rows(table):
@@ -217,6 +233,7 @@ def compute(table: Table, params: Mapping[str, Any] | None = None, workers: int 
                           "first": first_end},
         })
     doc["hands"] = {}
+    say("winning hands counted for every option value")
     for players in sorted(table.variants):
         counts: dict[str, Any] = {"defaults": hands_mod.count_wins(table.resolve(players))}
         for o, values in table.option_space():

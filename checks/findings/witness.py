@@ -26,10 +26,11 @@ import multiprocessing
 import random
 import time
 from collections import Counter, deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from chanspec.checks.explore.search import worker_ignores_sigint
 from chanspec.model.game import Action, Deal, State, deal_random
 from chanspec.model.table import Rules
 
@@ -222,20 +223,30 @@ def _stuck(st: State) -> str:
 
 
 def frequency(rules: Rules, alts: Sequence[tuple[str, Rules]], hands: int, seed: int,
-              workers: int = 1) -> tuple[list[Frequency], Counter[str], dict[str, int]]:
+              workers: int = 1, progress: Callable[[int, int], None] | None = None,
+              ) -> tuple[list[Frequency], Counter[str], dict[str, int]]:
     """Random full-size hands under `rules`, shadowed under each alternative.
 
     Returns the per-alternative counts, how the default games ended (win, draw, or the
-    kind of deadlock) and, for each kind of deadlock, the first hand number that hit it."""
+    kind of deadlock) and, for each kind of deadlock, the first hand number that hit it.
+    `progress(done, hands)` is called after every hand (in order)."""
     _FW.update(rules=rules, alts=list(alts), seed=seed)
     out = [Frequency(k, hands, seed) for k, _ in alts]
     first_end: dict[str, int] = {}
+    rows = []
     if workers > 1:
         ctx = multiprocessing.get_context("fork")
-        with ctx.Pool(workers) as pool:
-            rows = pool.map(_one_hand, range(hands), chunksize=max(1, hands // (8 * workers)))
+        with ctx.Pool(workers, initializer=worker_ignores_sigint) as pool:
+            chunk = max(1, min(50, hands // (8 * workers)))
+            for row in pool.imap(_one_hand, range(hands), chunksize=chunk):
+                rows.append(row)
+                if progress is not None:
+                    progress(len(rows), hands)
     else:
-        rows = [_one_hand(i) for i in range(hands)]
+        for i in range(hands):
+            rows.append(_one_hand(i))
+            if progress is not None:
+                progress(len(rows), hands)
     ends: Counter[str] = Counter()
     for i, (row, end) in enumerate(rows):
         ends[end] += 1

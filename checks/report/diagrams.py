@@ -1,6 +1,7 @@
 """Pictures: the turn and claim flow read from the rule table, explored state graphs,
-and witness scenarios.  DOT is always written; SVG (and PNG) when Graphviz's ``dot`` is
-installed (``apt-get install graphviz`` otherwise).
+and witness scenarios.  DOT is always written; SVG (and PNG) when a renderer is found:
+the ``graphviz-pure`` program (a wheel chanspec depends on, so ``pip install`` brings it:
+a port of ``dot`` that writes the same bytes on every platform), else Graphviz's ``dot``.
 
 `flow_dot(table)` builds the flow only from the table's data: the phases of a hand, the
 sources of a card in a claim window (``[[claim]]`` rows: which claims each source allows,
@@ -12,8 +13,11 @@ from the rules.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import sys
+import sysconfig
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -22,9 +26,51 @@ import networkx as nx
 from chanspec.checks.output import write_atomic
 from chanspec.model.table import Table
 
-HOW_TO_GET_DOT = ("Graphviz 'dot' không có: chỉ ghi tệp .dot. Cài: apt-get install graphviz / "
-                  "Graphviz 'dot' is not installed: only .dot files were written. Install it "
-                  "with: apt-get install graphviz")
+PURE = "graphviz-pure"
+HOW_TO_GET_DOT = ("Không có chương trình vẽ sơ đồ: chỉ ghi tệp .dot. Cài: pip install "
+                  "graphviz-pure (hoặc apt-get install graphviz), rồi chanspec report sẽ tự vẽ "
+                  "từ các tệp .dot.",
+                  "No diagram renderer: only .dot files were written. Install one: pip install "
+                  "graphviz-pure (or apt-get install graphviz); chanspec report then draws the "
+                  "pictures from the .dot files.")
+
+
+class RenderError(RuntimeError):
+    """The renderer failed on a DOT file (its message is in the exception)."""
+
+
+def renderer() -> str | None:
+    """The program that draws DOT files: ``graphviz-pure`` (beside this Python's scripts
+    when the venv is not on PATH, or on PATH), else Graphviz's ``dot``; None without
+    either.  ``CHANSPEC_DOT=PROGRAM`` chooses another (``CHANSPEC_DOT=none``: none)."""
+    forced = os.environ.get("CHANSPEC_DOT")
+    if forced:
+        return None if forced == "none" else shutil.which(forced)
+    for folder in (sysconfig.get_path("scripts"), str(Path(sys.executable).parent)):
+        exe = shutil.which(PURE, path=folder)
+        if exe:
+            return exe
+    return shutil.which(PURE) or shutil.which("dot")
+
+
+def render(dot_path: Path, target: Path, fmt: str = "svg",
+           exe: str | None = None) -> Path:
+    """Draw `dot_path` into `target` (format `fmt`) atomically; raises RenderError."""
+    exe = exe or renderer()
+    if exe is None:
+        raise RenderError(f"no renderer for {dot_path}: install graphviz-pure or graphviz")
+    tmp = target.with_name(f".{target.name}.tmp")
+    try:
+        subprocess.run([exe, f"-T{fmt}", str(dot_path), "-o", str(tmp)], check=True,
+                       capture_output=True, timeout=120)
+        tmp.replace(target)
+    except (OSError, subprocess.SubprocessError) as exc:
+        tmp.unlink(missing_ok=True)
+        why = exc.stderr.decode("utf-8", "replace").strip()[-300:] if isinstance(
+            exc, subprocess.CalledProcessError) and exc.stderr else str(exc)
+        raise RenderError(f"{Path(exe).name} could not draw {dot_path} as {fmt}: "
+                          f"{why}") from None
+    return target
 
 
 def _q(s: str) -> str:
@@ -166,22 +212,19 @@ def _wrap(text: str, width: int) -> str:
 
 
 def write(dot_text: str, path: Path, formats: Sequence[str] = ("svg",)) -> list[Path]:
-    """Write `path` (.dot) and, with Graphviz, the other formats beside it."""
+    """Write `path` (.dot) and, with a renderer, the other formats beside it (raises
+    RenderError, after writing the .dot, when the renderer fails)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(path, dot_text)
     out = [path]
-    exe = shutil.which("dot")
+    exe = renderer()
     if exe is None:
         return out
     for fmt in formats:
-        target = path.with_suffix(f".{fmt}")
-        tmp = target.with_name(f".{target.name}.tmp")
-        subprocess.run([exe, f"-T{fmt}", str(path), "-o", str(tmp)], check=True,
-                       capture_output=True, timeout=120)
-        tmp.replace(target)
-        out.append(target)
+        out.append(render(path, path.with_suffix(f".{fmt}"), fmt, exe))
     return out
 
 
 def have_dot() -> bool:
-    return shutil.which("dot") is not None
+    """Is there a renderer (graphviz-pure or Graphviz's dot)?"""
+    return renderer() is not None

@@ -43,11 +43,11 @@ import importlib.resources
 import itertools
 import json
 import re
-import shutil
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from chanspec.checks.output import prepare_output_dir, write_atomic
 from chanspec.model import cards
 from chanspec.model import table as table_mod
 
@@ -745,14 +745,14 @@ def build_report(out_dir: str | Path, *, table: table_mod.Table | str = "family"
     unknown = sorted(set(fmap) - {r.id for r in question_rows(tbl)})
     if unknown:
         raise ValueError(f"findings for rows that are not open/provisional options: {unknown}")
-    out = Path(out_dir)
-    (out / "assets").mkdir(parents=True, exist_ok=True)
+    out = prepare_output_dir(out_dir)
+    prepare_output_dir(out / "assets")
     for name in ASSETS:
-        (out / "assets" / name).write_text(asset_text(name), encoding="utf-8")
+        write_atomic(out / "assets" / name, asset_text(name))
     diagram_items: list[tuple[str, tuple[str, str]]] = []
     svg_list = _svg_items(svgs)
     if svg_list:
-        (out / "diagrams").mkdir(exist_ok=True)
+        prepare_output_dir(out / "diagrams")
     used: set[str] = set()
     for p, title in svg_list:
         stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", p.stem) or "diagram"
@@ -760,7 +760,7 @@ def build_report(out_dir: str | Path, *, table: table_mod.Table | str = "family"
         while name in used:
             name, k = f"{stem}-{k}.svg", k + 1
         used.add(name)
-        shutil.copyfile(p, out / "diagrams" / name)
+        write_atomic(out / "diagrams" / name, p.read_text(encoding="utf-8"))
         diagram_items.append((f"diagrams/{name}", title))
     data = export_rulesets(tbl)
     pages = {
@@ -771,5 +771,5 @@ def build_report(out_dir: str | Path, *, table: table_mod.Table | str = "family"
                           ("assets/win.js", "assets/explorer.js")),
     }
     for name, (title, body, scripts) in pages.items():
-        (out / name).write_text(_page(tbl, name, title, body, scripts), encoding="utf-8")
+        write_atomic(out / name, _page(tbl, name, title, body, scripts))
     return out / "index.html"
