@@ -39,7 +39,7 @@ from typing import Any
 
 from chanspec.checks.explore import scale
 from chanspec.checks.explore.search import alt_rules, explore
-from chanspec.checks.findings import questions, scenario, witness
+from chanspec.checks.findings import divergence, questions, scenario, witness
 from chanspec.checks.oracles import hands as hands_mod
 from chanspec.model import cards
 from chanspec.model.game import Action, Deal, State
@@ -310,7 +310,8 @@ def finding_objects(doc: Mapping[str, Any], table: Table) -> dict[str, questions
         out[rid] = questions.Finding(
             steps_vi=steps_vi, steps_en=steps_en,
             frequency_vi="; ".join(fvi) or None, frequency_en="; ".join(fen) or None,
-            effects=eff, source=src)
+            effects=eff, source=src,
+            mermaid=None if w is None else divergence.to_mermaid(divergence.picture(table, w)))
     return out
 
 
@@ -337,6 +338,9 @@ def report_findings(doc: Mapping[str, Any] | None, table: Table) -> dict[str, di
                           "en": f"{w['option']}: `{w['value_a']}` and `{w['value_b']}`"},
                 "note": {"vi": nvi, "en": nen},
             }]
+            pic = divergence.picture(table, w)
+            d["divergence"] = {**pic, "text": divergence.text(pic),
+                               "mermaid": divergence.to_mermaid(pic)}
         out[rid] = _plain(d)
     return out
 
