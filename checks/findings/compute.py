@@ -43,7 +43,7 @@ from chanspec.checks.findings import divergence, questions, scenario, witness
 from chanspec.checks.oracles import hands as hands_mod
 from chanspec.model import cards
 from chanspec.model.game import Action, Deal, State
-from chanspec.model.table import Table
+from chanspec.model.table import Table, before_decisions
 
 FILE_NAME = "OPEN_QUESTIONS.json"
 PARAMS: dict[str, Any] = {
@@ -54,7 +54,11 @@ PARAMS: dict[str, Any] = {
 
 
 def table_digest(table: Table) -> str:
-    text = json.dumps(table.data, sort_keys=True, ensure_ascii=False, default=str)
+    """The digest the saved findings are keyed by: of the table's data with its
+    decisions taken back (`chanspec.model.table.before_decisions`), so settling a row on
+    the value that was already its default keeps the findings of the other rows."""
+    text = json.dumps(before_decisions(table.data), sort_keys=True, ensure_ascii=False,
+                      default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -253,8 +257,9 @@ def _scale_note(w: Mapping[str, Any]) -> tuple[str, str]:
 
 def finding_objects(doc: Mapping[str, Any], table: Table) -> dict[str, questions.Finding]:
     out: dict[str, questions.Finding] = {}
+    open_rows = {r.id for r in questions.question_rows(table)}
     for rid, q in doc.get("questions", {}).items():
-        if rid not in table.rows:
+        if rid not in open_rows:  # a row settled since: no longer a question
             continue
         w = q.get("witness")
         steps_vi: list[str] = []
