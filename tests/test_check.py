@@ -308,3 +308,11 @@ def test_check_draws_a_quotient_for_every_scale(tmp_path: Path) -> None:
     for q in rep["quotients"]:
         assert 1 < q["groups"] <= 40 and q["states"] > 0 and q["text"]
         assert (tmp_path / f"quotient-{q['scale']}.dot").is_file()
+    witnessed = [rid for rid, q in rep["questions"].items() if q.get("witness")]
+    assert witnessed and all((tmp_path / f"diverge-{rid}.dot").is_file() for rid in witnessed)
+    if diagrams.have_dot():  # the report describes each quotient graph with its own text
+        site = tmp_path / "site"
+        assert cli.main(["report", "--out", str(site), "--from", str(tmp_path)]) == 0
+        page = (site / "diagrams.html").read_text(encoding="utf-8")
+        assert 'quotient-five.svg' in page and "nhóm / groups" in page
+        assert f"diverge-{witnessed[0]}.svg" in page

@@ -333,6 +333,13 @@ def run(args: argparse.Namespace) -> int:
              f"thái ({qg.seconds:.2f} giây)",
              f"Quotient graph {name}: {len(qg.nodes)} groups for {qg.concrete_states:,} "
              f"states ({qg.seconds:.2f}s)")
+    from chanspec.checks.findings import divergence
+
+    for rid, q in (doc.get("questions") or {}).items():
+        if q.get("witness") and rid in table.rows and table.rows[rid].is_choice:
+            pic = divergence.picture(table, q["witness"])
+            pics.append((f"diverge-{rid}", diagrams.divergence_dot(
+                pic, f"{rid}: nơi các cách hiểu tách ra / where the readings part")))
     for rid, q in (doc.get("questions") or {}).items():
         if q.get("witness"):
             pics.append((f"witness-{rid}", diagrams.scenario_dot(q["witness"]["steps"], rid)))
