@@ -133,3 +133,13 @@ def test_mermaid_cli_renders_every_block(tmp_path: Path) -> None:
         r = subprocess.run([exe, "-i", str(src), "-o", str(tmp_path / f"d{i}.svg")],
                            capture_output=True, text=True, timeout=120)
         assert r.returncode == 0, (name, r.stderr[-2000:])
+
+
+def test_readme_shows_the_current_flow_as_mermaid() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    marker = "<!-- flow-mermaid:"
+    assert marker in readme
+    block = grammar.blocks(readme.split(marker, 1)[1])[0]
+    want = diagrams.flow_mermaid(BASE)
+    assert block == want, ("README.md's flow diagram is stale; replace the ```mermaid block "
+                           "after '<!-- flow-mermaid:' with:\n" + want)
