@@ -3,6 +3,8 @@ emits (tests/mermaid_grammar.py), and by the Mermaid CLI where it is installed."
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -114,6 +116,34 @@ def test_finding_renders_its_mermaid_block() -> None:
     f = questions_mod.Finding(mermaid='flowchart TD\n    a["x"]\n')
     md = questions_mod.render(BASE, {row.id: f})
     assert grammar.blocks(md) == ['flowchart TD\n    a["x"]\n']
+
+
+def _mermaid_dir() -> str | None:
+    """A folder whose node_modules has the Mermaid package and jsdom (CHANSPEC_MERMAID_DIR,
+    or this checkout), when Node.js can load them."""
+    if shutil.which("node") is None:
+        return None
+    for d in (os.environ.get("CHANSPEC_MERMAID_DIR"), str(ROOT)):
+        if d and (Path(d) / "node_modules" / "mermaid").is_dir() and (
+                Path(d) / "node_modules" / "jsdom").is_dir():
+            return d
+    return None
+
+
+@pytest.mark.skipif(_mermaid_dir() is None, reason="Node.js with the npm packages mermaid and "
+                    "jsdom is not available (npm install mermaid jsdom in a folder, then set "
+                    "CHANSPEC_MERMAID_DIR to it); the grammar test above covers the emitted "
+                    "subset")
+def test_the_mermaid_package_parses_every_block() -> None:
+    texts = [t for _, t in _all_blocks()] + ['flowchart TD\n    a["x"] -->\n']
+    r = subprocess.run(["node", str(ROOT / "tests" / "mermaid_parse.mjs")],
+                       input=json.dumps(texts), capture_output=True, text=True, timeout=300,
+                       env={**os.environ, "CHANSPEC_MERMAID_DIR": str(_mermaid_dir())})
+    assert r.returncode == 0, r.stderr[-2000:]
+    verdicts = json.loads(r.stdout)
+    assert verdicts[:-1] == [None] * (len(texts) - 1), [
+        (name, v) for (name, _), v in zip(_all_blocks(), verdicts, strict=False) if v]
+    assert verdicts[-1] is not None  # and it does reject a broken one
 
 
 def _mmdc() -> str | None:
