@@ -285,6 +285,11 @@ def test_quotient_marks_stuck_terminal_and_diverging_groups() -> None:
     assert sum(n.states for n in over) == g.outcomes["win"] + g.outcomes["draw"]
     # where an open option's readings part (stuck-discard itself, here) is marked
     assert any("stuck-discard=lift-bans" in n.diverge for n in q.nodes.values())
+    # an option whose readings part nearly everywhere (a timeout is possible wherever a
+    # seat is awaited) is said once, not on every group
+    assert q.everywhere == ("timeout",)
+    assert not any(k.startswith("timeout=") for n in q.nodes.values() for k in n.diverge)
+    assert "everywhere: timeout" in diagrams.quotient_dot(q, "five")
     assert "#d000d0" in diagrams.quotient_dot(q, "five") and "#ff9090" in diagrams.quotient_dot(
         q, "five")
 

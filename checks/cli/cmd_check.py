@@ -70,7 +70,7 @@ CAP_REFERENCE = 2_000_000  # states per deal
 CAP_PACKED = 10_000_000  # states per search
 CHECK_EVERY = 100  # packed searches: one state in this many replayed on the reference
 DEAL_SEED = 1
-QUOTIENT_BUDGET = 1500  # states per scale kept for the quotient graph
+QUOTIENT_BUDGET = 1000  # states per scale kept for the quotient graph
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -375,9 +375,9 @@ def run(args: argparse.Namespace) -> int:
 def _quotient(rules: Any, deal: Deal, name: str) -> tuple[diagrams.Quotient, str]:
     """The quotient graph of the first `QUOTIENT_BUDGET` states of one deal (the same
     search as above, with the graph kept; every other option value tried on one state in
-    three to find where the readings part)."""
+    four to find where the readings part)."""
     g = explore.explore_deal(rules, deal, 0, cap=QUOTIENT_BUDGET, graph_limit=QUOTIENT_BUDGET,
-                             sample_every=3, explain_every=10**9)
+                             sample_every=4, explain_every=10**9)
     assert g.graph is not None
     title = (f"{name}: đồ thị thương, ván đầu tiên / quotient graph, first deal "
              f"({g.distinct:,} trạng thái / states{'' if g.complete else ', capped'})")

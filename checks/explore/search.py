@@ -432,6 +432,8 @@ def explore_deal(rules: Rules, deal: Deal, index: int = 0, *, cap: int = 2_000_0
             continue
         if n_state % sample_every == 0 and alts:
             res.option_samples += 1
+            if graph is not None and i < graph_limit:
+                graph["nodes"][i]["sampled"] = True
             ls = set(legal)
             for opt, val, alt in alts:
                 if reevaluate(st, alt) != ls:

@@ -194,6 +194,7 @@ def have_dot() -> bool:
 # --------------------------------------------------------------------------- quotient graph
 
 MAX_QUOTIENT_NODES = 40
+EVERYWHERE = 0.5
 PHASE_TEXT = {"opening": "mở đầu / opening", "window": "cửa sổ nhận quân / claim window",
               "discard": "phải đánh / discard due", "return": "phải trả cửa / return due",
               "over": "hết ván / over", "stuck": "kẹt / stuck"}
@@ -236,6 +237,9 @@ class Quotient:
     concrete_states: int
     concrete_edges: int
     seconds: float
+    # options whose readings part in at least `EVERYWHERE` of the sampled states: said
+    # once in the legend rather than on every group
+    everywhere: tuple[str, ...] = ()
 
 
 def _qkey(n: Mapping[str, Any], level: int) -> tuple[Any, ...]:
@@ -324,6 +328,14 @@ def quotient(graph: Mapping[str, Any], max_nodes: int = MAX_QUOTIENT_NODES) -> Q
         q.loops += i in looping
         q.diverge.update(n.get("diverge", ()))
         of[i] = gid
+    sampled = sum(bool(n.get("sampled") or n.get("stuck")) for n in nodes.values())
+    counts: Counter[str] = Counter(o.split("=")[0] for n in nodes.values()
+                                   for o in set(n.get("diverge", ())))
+    everywhere = tuple(sorted(o for o, c in counts.items() if sampled and c >= EVERYWHERE
+                              * sampled))
+    for q in groups.values():
+        for k in [k for k in q.diverge if k.split("=")[0] in everywhere]:
+            del q.diverge[k]
     qedges: dict[tuple[str, str, str], QEdge] = {}
     for e in edges:
         code = str(e[2])
@@ -336,7 +348,7 @@ def quotient(graph: Mapping[str, Any], max_nodes: int = MAX_QUOTIENT_NODES) -> Q
         if len(e) > 3:
             qe.rules.update(e[3])
     return Quotient(groups, qedges, level, len(nodes), len(edges),
-                    time.perf_counter() - t0)
+                    time.perf_counter() - t0, everywhere)
 
 
 def _qflags(q: QNode) -> list[str]:
@@ -381,14 +393,20 @@ def quotient_dot(q: Quotient, title: str) -> str:
         if n.start:
             attrs.update(fillcolor="#fff6c0")
         g.add_node(gid, **attrs)
+    pairs: dict[tuple[str, str], list[QEdge]] = {}
     for (a, b, _), e in sorted(q.edges.items()):
-        g.add_edge(a, b, label=f"{e.kind} ×{e.count:,}\n[{_rules_text(e.rules)}]")
+        pairs.setdefault((a, b), []).append(e)
+    for (a, b), es in pairs.items():  # one arrow per pair of groups, a line per kind
+        g.add_edge(a, b, label="\n".join(f"{e.kind} ×{e.count:,} [{_rules_text(e.rules, 3)}]"
+                                          for e in es))
+    every = ("\nở mọi nơi / everywhere: " + ", ".join(q.everywhere)) if q.everywhere else ""
     g.add_node("legend", shape="note", label=(
         "chú giải / legend\nmỗi ô: một nhóm trạng thái / each box: a group of states\n"
         "nhãn cạnh: hành động ×số bước cụ thể [mã luật] / edge: action ×concrete steps "
         "[rule ids]\nbát giác đôi: hết ván / double octagon: the hand is over\n"
         "bát giác đỏ: kẹt / red octagon: deadlock\nviền tím: các cách hiểu tách / purple: "
-        "an open option's readings part\nviền đôi: có vòng lặp / double border: a cycle"))
+        "an open option's readings part\nviền đôi: có vòng lặp / double border: a cycle"
+        + every))
     return to_dot(g, title, {"label": title, "labelloc": "t", "rankdir": "TB"})
 
 
@@ -396,6 +414,9 @@ def quotient_text(q: Quotient, title: str) -> str:
     """A text alternative of the quotient graph for screen readers."""
     parts = [f"{title}: {len(q.nodes)} nhóm / groups of {q.concrete_states:,} states, "
              f"{len(q.edges)} cạnh / edges for {q.concrete_edges:,} transitions."]
+    if q.everywhere:
+        parts.append("Các cách hiểu tách ở hầu hết mọi trạng thái / readings part almost "
+                     "everywhere: " + ", ".join(q.everywhere))
     for gid, n in sorted(q.nodes.items()):
         outs = [f"{e.kind} ×{e.count} → {q.nodes[b].label.splitlines()[0]}"
                 for (a, b, _), e in sorted(q.edges.items()) if a == gid]
