@@ -114,14 +114,16 @@ def render(table: Table, findings: Mapping[str, Finding] | None = None,
         "",
         f"**{table.title_vi}** — *{table.title_en}* (`{table.id}`)",
         "",
-        "Tệp này được tạo tự động từ bảng luật; đừng sửa tay. Để trả lời một câu hỏi, sửa "
-        "dòng luật tương ứng trong bảng (đổi `default`, hoặc đổi `status` thành `settled`) "
-        "rồi chạy `chanspec questions --write`. Muốn thử một lựa chọn khác mà không sửa "
+        "Tệp này được tạo tự động từ bảng luật; đừng sửa tay. Để trả lời một câu hỏi, chạy "
+        "`chanspec settle MÃ=GIÁ-TRỊ --note \"…\"`: lệnh chốt dòng luật trong bảng, ghi lại "
+        "quyết định, viết lại tệp này và cho biết quyết định thay đổi điều gì "
+        "(`chanspec settle --undo MÃ` để bỏ). Muốn thử một lựa chọn khác mà không sửa "
         "bảng, dùng `--option MÃ=GIÁ-TRỊ` với các lệnh của chanspec.",
         "",
         "*This file is generated from the rule table; do not edit it by hand. To answer a "
-        "question, edit its row in the table (change `default`, or set `status` to "
-        "`settled`) and run `chanspec questions --write`. To try another choice without "
+        "question, run `chanspec settle ID=VALUE --note \"…\"`: it settles the row in the "
+        "table, records the decision, rewrites this file and says what the decision changes "
+        "(`chanspec settle --undo ID` takes it back). To try another choice without "
         "editing the table, pass `--option ID=VALUE` to chanspec commands.*",
         "",
         f"{len(rows)} câu hỏi / questions: "
