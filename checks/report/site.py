@@ -568,8 +568,8 @@ def questions_page(table: table_mod.Table, findings: Mapping[str, Any]) -> str:
         parts.append(f'<p class="ask">{bi(row.vi, row.en)}</p>')
         uses = bi("Máy đang dùng mặc định:", "The machine uses the default:")
         parts.append(f'<p class="dflt">{uses} <code>{esc(row.default)}</code></p>')
-        parts.append(f'<p class="how">{bi("Gia đình quyết định xong thì chạy:", "Once the family "
-                     "has decided, run:")} <code>chanspec settle {esc(row.id)}=…</code></p>')
+        how = bi("Gia đình quyết định xong thì chạy:", "Once the family has decided, run:")
+        parts.append(f'<p class="how">{how} <code>chanspec settle {esc(row.id)}=…</code></p>')
         parts.append(options_table(row, effects if effects is not None else None))
         scenarios = _scenario_list(f) if f is not None else []
         freq = None
