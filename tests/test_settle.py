@@ -14,6 +14,8 @@ from chanspec.checks.cli import app as cli
 from chanspec.checks.cli import cmd_settle
 from chanspec.checks.findings import questions
 from chanspec.model import table
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parents[1]
 SPEC = ROOT / "spec" / "family.toml"
@@ -251,3 +253,19 @@ def test_the_loader_accepts_a_hand_written_date_literal() -> None:
                                   date="2026-01-01")
     t = table.load_text(text.replace('date = "2026-01-01"', "date = 2026-01-01"), "x.toml")
     assert t.rows["lao-thang"].decisions[0]["date"] == "2026-01-01"
+
+
+@settings(max_examples=60, deadline=None)
+@given(note=st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=30),
+       by=st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=12),
+       k=st.integers(min_value=0, max_value=len(OPEN) - 1), v=st.integers(min_value=0))
+def test_any_note_and_name_round_trip(note: str, by: str, k: int, v: int) -> None:
+    """Whatever the family writes as a note or a name (quotes, newlines, Vietnamese,
+    brackets), the table still loads with it, and undo gives the file back byte for byte."""
+    text = SPEC.read_text(encoding="utf-8")
+    row = OPEN[k]
+    value = row.values[v % len(row.values)]
+    settled = cmd_settle.settle_text(text, row.id, value, date="2026-11-30", note=note, by=by)
+    d = table.load_text(settled, "x.toml").rows[row.id].decisions[-1]
+    assert d.get("note", "") == note and d.get("by", "") == by
+    assert cmd_settle.undo_text(settled, row.id)[0] == text

@@ -8,6 +8,15 @@ conditional ones labelled with their option), the priority tiers of ``[claims]``
 their rule ids and the tie-break row, and the ``[turn]`` roles on the edges between
 phases.  Every edge label names the rule id it comes from, so the picture cannot drift
 from the rules.
+
+`quotient(graph)` groups the states of an explored graph (checks/explore/search.py
+``explore_deal(..., graph_limit=N)``) by what a reader follows -- phase, source of the card
+on the table, the awaited seats' roles, a ban in force -- coarsening until at most
+`MAX_QUOTIENT_NODES` groups remain; `quotient_dot` draws it and `quotient_text` says it
+in words.  `divergence_dot` draws an open question's divergence picture
+(checks/findings/divergence.py); `flow_mermaid`/`graph_mermaid` give any diagram here as
+Mermaid (checks/findings/mermaid.py), and `graph_text` a text alternative for screen
+readers.
 """
 
 from __future__ import annotations

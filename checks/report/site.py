@@ -9,8 +9,13 @@ Pages
                     badges, options, defaults and "found by the checker" marks;
 ``questions.html``  one entry per open/provisional row: the question, the options, and the
                     checker's findings (witness scenarios drawn step by step, how often
-                    it happens, what each option changes) when there are any;
-``diagrams.html``   the SVG diagrams handed to ``build_report`` (copied into the site);
+                    it happens, what each option changes, the divergence picture with the
+                    readings side by side) when there are any; then "Đã quyết định /
+                    Decided": every decision ``chanspec settle`` recorded in the table;
+``diagrams.html``   the SVG diagrams handed to ``build_report`` (copied into the site with a
+                    <title>/<desc> for screen readers, the description given or read
+                    from the graph, `describe_svg`), each in a pan and zoom box
+                    (``assets/app.js``), and the flow of a hand as Mermaid source;
 ``explorer.html``   the winning-hand explorer, which runs ``assets/win.js`` (a port of
                     model/win.py) on the resolved rule sets exported here as JSON.
 
