@@ -516,7 +516,7 @@ def _node(st: State, legal: list[Action]) -> dict[str, Any]:
             "win_kind": None if out is None else out.get("kind"),
             "pending": pend, "roles": roles, "noc_left": st.noc_left(),
             "source": None if w is None else w.source,
-            "ban": any(st.marks[s] for s in pend), "expanded": bool(legal)}
+            "ban": any(st.marks[s] for s in pend)}
 
 
 def _cycle(src: array, dst: array, n: int) -> list[int] | None:
