@@ -186,6 +186,11 @@ def test_text_output_gives_both_languages(copy: Path, capsys: pytest.CaptureFixt
     assert cli.main(["settle", "timeout=none", "--ruleset", str(copy)]) == 0
     out = capsys.readouterr().out
     assert "Quyết định: timeout = none" in out and "(en) Decision: timeout = none" in out
+    assert cli.main(["settle", "stuck-discard=as-written", "--ruleset", str(copy),
+                     "--lang", "en"]) == 1
+    got = capsys.readouterr()
+    assert got.out.startswith("Decision not written: stuck-discard = as-written")
+    assert "WARNING" in got.out and "(en)" not in got.out and "--force" in got.err
 
 
 @pytest.mark.parametrize("argv,needle", [

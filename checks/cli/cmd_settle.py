@@ -393,14 +393,19 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(report, ensure_ascii=False, indent=1, default=str))
     else:
         if report["action"] == "settle":
-            print(say(lang, f"Quyết định: {report['id']} = {report['value']} (trước đây "
+            head_vi, head_en = ("Quyết định", "Decision") if code == 0 else (
+                "Quyết định chưa ghi", "Decision not written")
+            print(say(lang, f"{head_vi}: {report['id']} = {report['value']} (trước đây "
                       f"{report['was']}, mặc định `{report['was_default']}`), ngày "
                       f"{report['date']}" + (f", bởi {args.by}" if args.by else ""),
-                      f"Decision: {report['id']} = {report['value']} (was {report['was']}, "
+                      f"{head_en}: {report['id']} = {report['value']} (was {report['was']}, "
                       f"default `{report['was_default']}`), on {report['date']}"
                       + (f", by {args.by}" if args.by else "")))
-        for m in report["messages"]:
-            print(say(lang, m["vi"], m["en"]), file=sys.stderr if code else sys.stdout)
+        msgs = report["messages"]
+        for k, m in enumerate(msgs):  # a refusal's last line (what to do) on stderr
+            last = code and k == len(msgs) - 1
+            print(say(lang, m["vi"], m["en"]), file=sys.stderr if last else sys.stdout,
+                  flush=True)
     return code
 
 
