@@ -73,10 +73,21 @@ class Row:
     values: tuple[str, ...] = ()
     value_text: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     found_by: str = "family"
+    # decisions that settled this row (``[[rule.decision]]``: date, value, was,
+    # was_default, note, by), oldest first; a settled row that has them keeps its values
+    # as history and its chosen ``value`` is in `default`
+    decisions: tuple[Mapping[str, str], ...] = ()
 
     @property
     def is_option(self) -> bool:
+        """The machine reads a value for this row (open, provisional, or settled with
+        its readings kept as history)."""
         return bool(self.values)
+
+    @property
+    def is_choice(self) -> bool:
+        """Still to be decided: ``--option`` may pick any of its values."""
+        return bool(self.values) and self.status != "settled"
 
 
 @dataclass(frozen=True)
@@ -246,10 +257,14 @@ class Table:
         return str(self.data["ruleset"]["title_en"])
 
     def option_rows(self) -> list[Row]:
-        return [r for r in self.rows.values() if r.is_option]
+        """The open and provisional rows: the choices ``--option`` may make."""
+        return [r for r in self.rows.values() if r.is_choice]
 
     def defaults(self) -> dict[str, str]:
-        return {r.id: r.default for r in self.option_rows() if r.default is not None}
+        """The value in force of every row the machine reads a value for: the default
+        of an open or provisional row, the chosen value of a settled one."""
+        return {r.id: r.default for r in self.rows.values()
+                if r.is_option and r.default is not None}
 
     def parse_options(self, items: Iterable[str]) -> dict[str, str]:
         """``["lao-thang=off", ...]`` -> {"lao-thang": "off"}, with clear errors."""
@@ -265,6 +280,15 @@ class Table:
     def check_options(self, options: Mapping[str, str]) -> None:
         rows = {r.id: r for r in self.option_rows()}
         for k, v in options.items():
+            row = self.rows.get(k)
+            if k not in rows and row is not None and row.is_option:
+                if v == row.default:
+                    continue
+                when = row.decisions[-1].get("date", "?") if row.decisions else "?"
+                raise OptionError(
+                    f"{k!r} was settled as {row.default!r} ({when}); its other readings "
+                    f"({', '.join(x for x in row.values if x != row.default)}) are history. "
+                    f"To try one, reopen it: chanspec settle --undo {k}")
             if k not in rows:
                 near = difflib.get_close_matches(k, sorted(rows), n=1)
                 hint = f" Did you mean {near[0]!r}?" if near else ""
@@ -327,7 +351,7 @@ def _parse_rows(ck: _Checker, data: Mapping[str, Any]) -> dict[str, Row]:
         if isinstance(r, dict) and isinstance(r.get("id"), str):
             where = r["id"]
         if not ck.keys(where, r, ["id", "section", "status", "vi", "en"],
-                       ["default", "values", "found_by"]):
+                       ["default", "values", "found_by", "value", "decision"]):
             continue
         rid = ck.typed(where, r, "id", str)
         for f in ("section", "vi", "en"):
@@ -363,8 +387,21 @@ def _parse_rows(ck: _Checker, data: Mapping[str, Any]) -> dict[str, Row]:
             elif default not in values:
                 ck.add(where, "default", f"default {default!r} is not one of its values "
                        f"({', '.join(values) or 'none'})")
-        elif status == "settled" and (values or default is not None):
-            ck.add(where, "values", "a settled row has no options; mark it provisional or open")
+        elif status == "settled" and default is not None:
+            ck.add(where, "default", "a settled row has no default; its chosen reading is "
+                   "`value` (or mark it provisional or open)")
+        elif status == "settled" and values:
+            chosen = r.get("value")
+            if not isinstance(chosen, str) or chosen not in values:
+                ck.add(where, "value", f"a settled row that keeps its readings as history "
+                       f"needs `value`, the chosen one of {', '.join(values)} (found "
+                       f"{chosen!r}); or drop `values`")
+            else:
+                default = chosen
+        if "value" in r and not (status == "settled" and values):
+            ck.add(where, "value", "only a settled row with `values` (its history) has a "
+                   "chosen `value`; an open or provisional row has a `default`")
+        decisions = _parse_decisions(ck, where, r.get("decision"), values, status)
         if rid is None:
             continue
         if not ID_RE.match(rid):
@@ -382,8 +419,65 @@ def _parse_rows(ck: _Checker, data: Mapping[str, Any]) -> dict[str, Row]:
             values=tuple(values),
             value_text={k: dict(v) for k, v in values.items() if isinstance(v, dict)},
             found_by=str(found_by),
+            decisions=decisions,
         )
     return rows
+
+
+DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def _parse_decisions(ck: _Checker, where: str, raw: Any, values: Mapping[str, Any],
+                     status: Any) -> tuple[Mapping[str, str], ...]:
+    """``[[rule.decision]]`` entries (written by ``chanspec settle``), checked."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        ck.add(where, "decision", "expected a list of [[rule.decision]] tables")
+        return ()
+    out: list[Mapping[str, str]] = []
+    for k, d in enumerate(raw):
+        w = f"{where}.decision[{k}]"
+        if not ck.keys(w, d, ["date", "value", "was"], ["was_default", "note", "by"]):
+            continue
+        d = {k: v.isoformat() if k == "date" and hasattr(v, "isoformat") else v
+             for k, v in d.items()}  # a TOML date literal reads as a date
+        if not all(isinstance(v, str) for v in d.values()):
+            ck.add(w, "", "every field of a decision is a string")
+            continue
+        if not DATE_RE.match(d["date"]):
+            ck.add(w, "date", f"{d['date']!r} is not a date written YYYY-MM-DD")
+        for fld in ("value", "was_default"):
+            if fld in d and d[fld] not in values:
+                ck.add(w, fld, f"{d[fld]!r} is not one of the row's values "
+                       f"({', '.join(values) or 'none'})")
+        if d["was"] not in ("open", "provisional"):
+            ck.add(w, "was", f"{d['was']!r}: a decision settles an open or provisional row")
+        out.append(dict(d))
+    if out and status != "settled":
+        ck.add(where, "decision", "a row with decisions must be settled (chanspec settle "
+               "--undo removes the decision with the status)")
+    return tuple(out)
+
+
+def before_decisions(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of table data in which every decision that kept the value already in use
+    (chosen ``value`` = ``was_default``) is taken back: the row as it was before.  Such a
+    decision changes no game, so what was computed on the table before it still holds;
+    a decision that changed the value is left in place."""
+    out = dict(data)
+    rows = []
+    for r in data.get("rule", []):
+        ds = r.get("decision") if isinstance(r, dict) else None
+        if (ds and isinstance(ds, list) and all(isinstance(d, dict) for d in ds)
+                and all(d.get("value") == d.get("was_default") == r.get("value") for d in ds)):
+            r = {k: v for k, v in r.items() if k not in ("decision", "value")}
+            r["status"] = ds[0].get("was", "open")
+            if "was_default" in ds[0]:
+                r["default"] = ds[0]["was_default"]
+        rows.append(r)
+    out["rule"] = rows
+    return out
 
 
 def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[int, Variant]]:

@@ -240,3 +240,83 @@ def test_check_with_a_broken_table_exits_150(tmp_path: Path) -> None:
     bad.write_text("schema = 1\n[ruleset]\nid = 'x'\n", encoding="utf-8")
     assert cli.main(["check", "--ruleset", str(bad), "--quick", "--quiet",
                      "--out", str(tmp_path / "o")]) == 150
+
+
+# --------------------------------------------------------------------------- quotient graph
+
+
+@pytest.mark.parametrize("name", list(scale.SCALES))
+def test_quotient_diagram_fits_on_a_page_at_every_scale(name: str) -> None:
+    """Every scale, a small budget: at most 40 groups, every state and transition counted
+    once, edges labelled with the table's rule ids, terminal and start groups marked."""
+    sc = scale.SCALES[name]
+    r = scale.scaled_rules(BASE, sc, {"stuck-discard": "as-written"})
+    d = scale.deals(r, 1, 1)[0]
+    g = explore.explore_deal(r, d, 0, cap=800, graph_limit=800, sample_every=2,
+                             explain_every=10**9)
+    assert g.graph is not None
+    q = diagrams.quotient(g.graph)
+    assert 1 < len(q.nodes) <= diagrams.MAX_QUOTIENT_NODES
+    assert sum(n.states for n in q.nodes.values()) == len(g.graph["nodes"]) == q.concrete_states
+    assert sum(e.count for e in q.edges.values()) == q.concrete_edges == len(
+        [e for e in g.graph["edges"] if e[0] in g.graph["nodes"] and e[1] in g.graph["nodes"]])
+    assert sum(n.start for n in q.nodes.values()) == 1
+    rules = set().union(*(e.rules for e in q.edges.values()))
+    assert rules and rules <= set(BASE.rows)
+    kinds = {e.kind for e in q.edges.values()}
+    assert {"discard", "pass"} <= kinds
+    assert g.complete or any(n.cut for n in q.nodes.values())
+    dot = diagrams.quotient_dot(q, name)
+    assert dot.startswith("digraph") and "×" in dot
+    text = diagrams.quotient_text(q, name)
+    assert f"{len(q.nodes)} nhóm" in text
+
+
+def test_quotient_marks_stuck_terminal_and_diverging_groups() -> None:
+    r, deals = five({"stuck-discard": "as-written"})
+    g = explore.explore_deal(r, deals[0], 0, graph_limit=10**6, sample_every=1)
+    assert g.graph is not None and g.complete
+    q = diagrams.quotient(g.graph)
+    stuck = [n for n in q.nodes.values() if n.stuck]
+    assert stuck and all(n.key[0] == "stuck" for n in stuck)
+    assert sum(n.states for n in stuck) == g.outcomes["stuck"]
+    over = [n for n in q.nodes.values() if n.terminal]
+    assert sum(n.states for n in over) == g.outcomes["win"] + g.outcomes["draw"]
+    # where an open option's readings part (stuck-discard itself, here) is marked
+    assert any("stuck-discard=lift-bans" in n.diverge for n in q.nodes.values())
+    # an option whose readings part nearly everywhere (a timeout is possible wherever a
+    # seat is awaited) is said once, not on every group
+    assert q.everywhere == ("timeout",)
+    assert not any(k.startswith("timeout=") for n in q.nodes.values() for k in n.diverge)
+    assert "everywhere: timeout" in diagrams.quotient_dot(q, "five")
+    assert "#d000d0" in diagrams.quotient_dot(q, "five") and "#ff9090" in diagrams.quotient_dot(
+        q, "five")
+
+
+def test_quotient_coarsens_until_it_fits() -> None:
+    r, deals = five()
+    g = explore.explore_deal(r, deals[0], 0, graph_limit=3000, cap=3000, alts=[])
+    assert g.graph is not None
+    fine = diagrams.quotient(g.graph)
+    tight = diagrams.quotient(g.graph, max_nodes=6)
+    assert len(tight.nodes) <= 6 < len(fine.nodes) and tight.level > fine.level
+    assert sum(n.states for n in tight.nodes.values()) == fine.concrete_states
+
+
+def test_check_draws_a_quotient_for_every_scale(tmp_path: Path) -> None:
+    rc = cli.main(["check", "--quick", "--scales", "five=1,chiu4=1", "--no-write", "--quiet",
+                   "--out", str(tmp_path), "--json"])
+    assert rc == 0
+    rep = json.loads((tmp_path / "findings.json").read_text(encoding="utf-8"))
+    assert {q["scale"] for q in rep["quotients"]} == {"five", "chiu4"}
+    for q in rep["quotients"]:
+        assert 1 < q["groups"] <= 40 and q["states"] > 0 and q["text"]
+        assert (tmp_path / f"quotient-{q['scale']}.dot").is_file()
+    witnessed = [rid for rid, q in rep["questions"].items() if q.get("witness")]
+    assert witnessed and all((tmp_path / f"diverge-{rid}.dot").is_file() for rid in witnessed)
+    if diagrams.have_dot():  # the report describes each quotient graph with its own text
+        site = tmp_path / "site"
+        assert cli.main(["report", "--out", str(site), "--from", str(tmp_path)]) == 0
+        page = (site / "diagrams.html").read_text(encoding="utf-8")
+        assert 'quotient-five.svg' in page and "nhóm / groups" in page
+        assert f"diverge-{witnessed[0]}.svg" in page

@@ -7,6 +7,7 @@ import html
 import json
 import random
 import re
+import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote
@@ -16,7 +17,7 @@ from chanspec.checks.cli import main
 from chanspec.checks.findings import questions
 from chanspec.checks.report import site as report
 from chanspec.model import cards, table, win
-from conftest import JS_RUNTIMES, needs_renderer, run_js
+from conftest import JS_RUNTIMES, needs_node, needs_renderer, run_js
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = table.load("family")
@@ -228,7 +229,10 @@ def test_render_scenario_rejects_unknown_cards() -> None:
 
 def test_diagrams_are_copied_and_embedded(site: Path, tmp_path: Path) -> None:
     text = page(site, "diagrams.html")
-    assert (site / "diagrams" / "turn-flow.svg").read_text(encoding="utf-8") == SVG
+    copied = (site / "diagrams" / "turn-flow.svg").read_text(encoding="utf-8")
+    # copied with a title and a description for screen readers, drawn from its content
+    assert copied == report.accessible_svg(SVG, "turn flow / turn flow", "bốc → ăn")
+    assert '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="60" role="img"' in copied
     assert (site / "diagrams" / "turn-flow-2.svg").is_file()
     assert 'src="diagrams/turn-flow.svg"' in text and 'src="diagrams/turn-flow-2.svg"' in text
     assert 'data-alt-en="Graph"' in text
@@ -515,3 +519,146 @@ def test_report_without_a_renderer_says_what_to_install(tmp_path: Path, capsys: 
     assert "1 diagram(s) not drawn" in err and "pip install graphviz-pure" in err
     assert "Traceback" not in err
     assert not list((tmp_path / "site").rglob("*.svg"))
+
+
+# --------------------------------------------------------------------------- readable diagrams
+
+
+GRAPHVIZ_LIKE = ('<svg xmlns="http://www.w3.org/2000/svg" width="300" height="90"><g id="graph0" '
+                 'class="graph"><g id="node1" class="node"><title>a</title><text>mở đầu</text>'
+                 '</g><g id="node2" class="node"><title>b</title><text>hết ván &amp; ù</text>'
+                 '</g><g id="edge1" class="edge"><title>a&#45;&gt;b</title><text>u [opening-win]'
+                 '</text></g></g></svg>')
+
+
+def test_diagram_text_alternative_comes_from_the_graph() -> None:
+    d = report.describe_svg(GRAPHVIZ_LIKE)
+    assert d.splitlines()[0] == "2 ô / boxes, 1 mũi tên / arrows."
+    assert "- mở đầu" in d and "- hết ván & ù" in d and "u [opening-win]" in d
+    acc = report.accessible_svg(GRAPHVIZ_LIKE, "Luồng / Flow", d)
+    assert acc.index("<title id=\"svg-title\">Luồng / Flow</title>") < acc.index("<g id=")
+    assert 'role="img" aria-labelledby="svg-title svg-desc"' in acc
+    assert "hết ván &amp; ù" in acc.split("<desc")[1].split("</desc>")[0]
+
+
+def test_diagrams_page_pans_zooms_and_describes(tmp_path: Path) -> None:
+    svg = tmp_path / "quotient-five.svg"
+    svg.write_text(GRAPHVIZ_LIKE, encoding="utf-8")
+    out = tmp_path / "s"
+    report.build_report(out, svgs=[{"path": str(svg), "title_vi": "Đồ thị thương",
+                                    "title_en": "Quotient graph", "desc": "14 nhóm / groups"}])
+    text = page(out, "diagrams.html")
+    assert '<div class="zoom" tabindex="0" aria-describedby="desc-0">' in text
+    assert 'data-zoom="in"' in text and 'data-zoom="out"' in text and 'data-zoom="reset"' in text
+    assert '<pre id="desc-0">14 nhóm / groups</pre>' in text
+    assert "14 nhóm / groups" in (out / "diagrams" / "quotient-five.svg").read_text(
+        encoding="utf-8")
+    assert "panZoom" in (out / "assets" / "app.js").read_text(encoding="utf-8")
+    # the flow of a hand as Mermaid, and it parses
+    import sys
+    sys.path.insert(0, str(ROOT / "tests"))
+    import mermaid_grammar
+
+    src = html.unescape(text.split('<pre class="mermaid-src"><code>')[1].split("</code>")[0])
+    assert src.startswith("flowchart TD") and mermaid_grammar.problems(src) == []
+    assert broken_links(out) == []
+
+
+@needs_node
+def test_pan_zoom_script_zooms_at_the_pointer_and_drags(tmp_path: Path) -> None:
+    """app.js's pan and zoom, run by Node.js on a minimal stand-in for the page."""
+    js = (ROOT / "checks" / "report" / "assets" / "app.js").read_text(encoding="utf-8")
+    harness = """
+    var handlers = {}, docHandlers = {};
+    function el(tag) { return { tagName: tag, style: {}, attrs: {}, ev: {},
+      setAttribute: function (k, v) { this.attrs[k] = v; },
+      getAttribute: function (k) { return this.attrs[k]; },
+      addEventListener: function (t, f) { this.ev[t] = f; },
+      querySelectorAll: function () { return []; }, setPointerCapture: function () {},
+      getBoundingClientRect: function () { return { left: 0, top: 0 }; } }; }
+    var img = el("IMG"); img.complete = true; img.naturalWidth = 2000;
+    var box = el("DIV"); box.clientWidth = 500; box.clientHeight = 300;
+    box.querySelector = function () { return img; };
+    var fig = el("FIGURE"); fig.querySelector = function () { return box; };
+    var body = el("BODY");
+    global.location = { hash: "" }; global.history = {};
+    global.localStorage = { getItem: function () { return null; } };
+    global.CustomEvent = function () {};
+    global.window = { addEventListener: function () {} };
+    global.document = { documentElement: el("HTML"), body: body,
+      getElementById: function () { return null; }, querySelector: function () { return null; },
+      createElement: function (t) { return el(t); }, dispatchEvent: function () {},
+      addEventListener: function (t, f) { docHandlers[t] = f; },
+      querySelectorAll: function (sel) { return sel === "figure.diagram" ? [fig] : []; } };
+    body.appendChild = function () {};
+    """ + js + """
+    docHandlers.DOMContentLoaded();
+    var out = {};
+    out.fit = fig.panZoom.state();
+    box.ev.wheel({ deltaY: -1, clientX: 100, clientY: 50, preventDefault: function () {} });
+    out.wheel = fig.panZoom.state();
+    box.ev.pointerdown({ clientX: 10, clientY: 10, pointerId: 1 });
+    box.ev.pointermove({ clientX: 40, clientY: 30 });
+    box.ev.pointerup({});
+    out.drag = fig.panZoom.state();
+    box.ev.keydown({ key: "0", preventDefault: function () {} });
+    out.reset = fig.panZoom.state();
+    out.transform = img.style.transform;
+    console.log(JSON.stringify(out));
+    """
+    f = tmp_path / "h.js"
+    f.write_text(harness, encoding="utf-8")
+    r = subprocess.run(["node", str(f)], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["fit"] == [0.25, 0, 0]  # 2000 px wide in a 500 px box
+    s, x, y = out["wheel"]
+    assert s == pytest.approx(0.3) and x == pytest.approx(100 - 100 * 1.2)  # the point stays
+    assert out["drag"][1] == pytest.approx(x + 30) and out["drag"][2] == pytest.approx(y + 20)
+    assert out["reset"] == [0.25, 0, 0] and out["transform"] == "translate(0px,0px) scale(0.25)"
+
+
+def test_questions_page_draws_each_divergence_side_by_side(tmp_path: Path) -> None:
+    from chanspec.checks.findings import compute as findings
+
+    doc = findings.load()
+    assert doc is not None
+    fmap = findings.report_findings(doc, TABLE)
+    out = tmp_path / "s"
+    report.build_report(out, table=TABLE, findings=fmap)
+    text = page(out, "questions.html")
+    for rid, q in doc["questions"].items():
+        w = q.get("witness")
+        if not w:
+            continue
+        art = article(text, f"q-{rid}")
+        sec = art.split('<section class="divergence"', 1)[1]
+        assert sec.count('<div class="branch end-') == 2, rid
+        for v in (w["value_a"], w["value_b"]):
+            assert f'aria-label="{rid}={v}"' in sec, (rid, v)
+        assert 'class="tile' in sec or not w["path"]
+    stuck = article(text, "q-stuck-discard")
+    assert 'class="branch end-stuck"' in stuck and 'class="branch end-win"' in stuck
+
+
+def test_questions_page_has_the_decided_history(tmp_path: Path) -> None:
+    from chanspec.checks.cli import cmd_settle
+
+    text = (ROOT / "spec" / "family.toml").read_text(encoding="utf-8")
+    empty = tmp_path / "e"
+    report.build_report(empty, table=TABLE)
+    none = page(empty, "questions.html").split('<section id="decided">', 1)[1]
+    assert "Gia đình chưa chốt câu hỏi nào" in none.split("</section>", 1)[0]
+    settled = cmd_settle.settle_text(text, "lao-thang", "off", date="2026-11-30",
+                                     note="Bàn ngày Tết", by="Bà nội")
+    settled = cmd_settle.settle_text(settled, "timeout", "auto-pass", date="2026-12-01")
+    t = table.load_text(settled, "family.toml")
+    out = tmp_path / "s"
+    report.build_report(out, table=t)
+    q = page(out, "questions.html")
+    dec = q.split('<section id="decided">', 1)[1].split("</section>", 1)[0]
+    assert "Đã quyết định" in dec and "Decided" in dec
+    assert dec.index("2026-12-01") < dec.index("2026-11-30")  # newest first
+    assert "Bàn ngày Tết" in dec and "Bà nội" in dec and "<code>off</code>" in dec
+    assert 'id="q-lao-thang"' not in q  # no longer an open question
+    assert broken_links(out) == []

@@ -434,3 +434,27 @@ def test_tiles_have_text_alternatives(browser: Browser, site: Path) -> None:
                    "x.getAttribute('aria-label') || x.innerText.trim())")
     assert all(buttons)
     assert b.problems() == []
+
+
+def test_diagrams_pan_zoom_and_have_a_description(browser: Browser, site: Path) -> None:
+    """In the browser: the wheel zooms a diagram at the pointer, a drag moves it, 0 fits
+    it again; the picture is described for screen readers."""
+    b = browser
+    b.viewport(1280)
+    b.open(url(site, "diagrams.html", "lang=vi"))
+    b.wait_for("[...document.images].every(i => i.complete)")
+    fig = "document.querySelector('figure.diagram')"
+    assert b.js(f"{fig}.panZoom.state()") == [1, 0, 0]  # 200 px fits
+    b.js(f"{fig}.querySelector('.zoom').dispatchEvent(new WheelEvent('wheel', "
+         "{deltaY: -100, clientX: 0, clientY: 0, bubbles: true, cancelable: true}))")
+    s, _, _ = b.js(f"{fig}.panZoom.state()")
+    assert s == pytest.approx(1.2)
+    assert "scale(1.2)" in b.js(f"{fig}.querySelector('img').style.transform")
+    b.js(f"{fig}.querySelector('[data-zoom=in]').click()")
+    assert b.js(f"{fig}.panZoom.state()")[0] == pytest.approx(1.44)
+    b.js(f"{fig}.querySelector('.zoom').dispatchEvent(new KeyboardEvent('keydown', "
+         "{key: '0', bubbles: true}))")
+    assert b.js(f"{fig}.panZoom.state()") == [1, 0, 0]
+    img_desc = b.js(f"{fig}.querySelector('img').getAttribute('aria-describedby')")
+    assert b.js(f"document.getElementById('{img_desc}').textContent") != ""
+    assert b.problems() == []

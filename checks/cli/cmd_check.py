@@ -26,7 +26,9 @@ which only says whether they are stale).
                        "scenario"], "never_cited", "option_changes", "option_samples"}],
      "vacuity": {"words_only": [...], "unreachable": {scale: [...]}, "never_cited": [...]},
      "questions": {...}, "extra": [...], "hands": {...}, "z3": {...}   # OPEN_QUESTIONS.json
-     "svgs": ["flow.svg", ...], "pngs": [...], "dots": [...]}
+     "svgs": ["flow.svg", ...], "pngs": [...], "dots": [...],
+     "quotients": [{"scale", "file", "title", "groups", "edges", "level", "states",
+                    "transitions", "seconds", "text"}]}
 
 Exit codes: 0 nothing found, 11 deadlock, 12 invariant or contradiction, 13 endless play,
 150 a table that does not load (the worst found, in the order 12, 11, 13).
@@ -73,6 +75,7 @@ CAP_REFERENCE = 2_000_000  # states per deal
 CAP_PACKED = 10_000_000  # states per search
 CHECK_EVERY = 100  # packed searches: one state in this many replayed on the reference
 DEAL_SEED = 1
+QUOTIENT_BUDGET = 1000  # states per scale kept for the quotient graph
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -208,6 +211,7 @@ def run(args: argparse.Namespace) -> int:
                               "quick": args.quick, "explorations": [], "svgs": [], "pngs": [],
                               "dots": []}
     graph_doc: tuple[Any, str] | None = None
+    quotients: dict[str, tuple[diagrams.Quotient, str]] = {}
     for sc, n_deals, cap, engine in _plan(args):
         rules = scale.scaled_rules(table, sc, opts)
         deals = scale.deals(rules, n_deals, args.seed)
@@ -229,6 +233,8 @@ def run(args: argparse.Namespace) -> int:
             res = explore.explore(rules, deals, label=sc.name, workers=args.workers,
                                   progress=prog, cap=cap)
         results.append(res)
+        if sc.name not in quotients:
+            quotients[sc.name] = _quotient(rules, deals[0], sc.name)
         if graph_doc is None and sc.exhaustive:
             g = explore.explore_deal(rules, _smallest(rules, deals), 0, graph_limit=400,
                                      alts=[])
@@ -323,6 +329,25 @@ def run(args: argparse.Namespace) -> int:
         assert g.graph is not None
         pics.append((f"states-{name}", diagrams.state_graph_dot(
             g.graph, f"{name}: ván nhỏ nhất / smallest deal", div)))
+    report["quotients"] = []
+    for name, (qg, title) in quotients.items():
+        pics.append((f"quotient-{name}", diagrams.quotient_dot(qg, title)))
+        report["quotients"].append({
+            "scale": name, "file": f"quotient-{name}.svg", "title": title,
+            "groups": len(qg.nodes), "edges": len(qg.edges), "level": qg.level,
+            "states": qg.concrete_states, "transitions": qg.concrete_edges,
+            "seconds": round(qg.seconds, 3), "text": diagrams.quotient_text(qg, title)})
+        emit(f"Đồ thị thương {name}: {len(qg.nodes)} nhóm cho {qg.concrete_states:,} trạng "
+             f"thái ({qg.seconds:.2f} giây)",
+             f"Quotient graph {name}: {len(qg.nodes)} groups for {qg.concrete_states:,} "
+             f"states ({qg.seconds:.2f}s)")
+    from chanspec.checks.findings import divergence
+
+    for rid, q in (doc.get("questions") or {}).items():
+        if q.get("witness") and rid in table.rows and table.rows[rid].is_choice:
+            pic = divergence.picture(table, q["witness"])
+            pics.append((f"diverge-{rid}", diagrams.divergence_dot(
+                pic, f"{rid}: nơi các cách hiểu tách ra / where the readings part")))
     for rid, q in (doc.get("questions") or {}).items():
         if q.get("witness"):
             pics.append((f"witness-{rid}", diagrams.scenario_dot(q["witness"]["steps"], rid)))
@@ -359,6 +384,18 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=1, default=str))
     return code
+
+
+def _quotient(rules: Any, deal: Deal, name: str) -> tuple[diagrams.Quotient, str]:
+    """The quotient graph of the first `QUOTIENT_BUDGET` states of one deal (the same
+    search as above, with the graph kept; every other option value tried on one state in
+    four to find where the readings part)."""
+    g = explore.explore_deal(rules, deal, 0, cap=QUOTIENT_BUDGET, graph_limit=QUOTIENT_BUDGET,
+                             sample_every=4, explain_every=10**9)
+    assert g.graph is not None
+    title = (f"{name}: đồ thị thương, ván đầu tiên / quotient graph, first deal "
+             f"({g.distinct:,} trạng thái / states{'' if g.complete else ', capped'})")
+    return diagrams.quotient(g.graph), title
 
 
 def _smallest(rules: Any, deals: list[Deal]) -> Deal:

@@ -98,6 +98,10 @@ _TITLES = {
     "states": ("Đồ thị trạng thái của một cấu hình thu nhỏ", "Explored state graph of a small "
                "configuration"),
     "witness": ("Tình huống cho câu hỏi", "Witness scenario for question"),
+    "quotient": ("Đồ thị thương: các trạng thái gộp theo giai đoạn, nguồn quân, người được "
+                 "chờ và lệnh cấm", "Quotient graph: states grouped by phase, card source, "
+                 "awaited seats and bans"),
+    "diverge": ("Nơi các cách hiểu tách ra", "Where the readings part"),
 }
 
 
@@ -114,7 +118,7 @@ def _checker_svgs(src: Path, tmp: Path, table: Any, lang: str) -> list[dict[str,
         n = len(undrawn) or 1
         print(say(lang, f"{n} sơ đồ không vẽ được. {vi}", f"{n} diagram(s) not drawn. {en}"),
               file=sys.stderr)
-        return _titled(found)
+        return _titled(found, src, table)
     for dot in undrawn:
         try:
             found.append(diagrams.render(dot, tmp / f"{dot.stem}.svg"))
@@ -128,15 +132,34 @@ def _checker_svgs(src: Path, tmp: Path, table: Any, lang: str) -> list[dict[str,
             print(say(lang, f"Không vẽ được sơ đồ luồng: {exc}",
                       f"Could not draw the flow diagram: {exc}"), file=sys.stderr)
         found = [p for p in found if p.suffix == ".svg"]
-    return _titled(sorted(found, key=lambda p: p.name))
+    return _titled(sorted(found, key=lambda p: p.name), src, table)
 
 
-def _titled(found: list[Path]) -> list[dict[str, str]]:
+def _titled(found: list[Path], src: Path, table: Any) -> list[dict[str, str]]:
+    descs = _descriptions(src, table)
     items = []
     for p in found:
         kind, _, rest = p.stem.partition("-")
         vi, en = _TITLES.get(kind, (p.stem, p.stem))
         if rest:
             vi, en = f"{vi}: {rest}", f"{en}: {rest}"
-        items.append({"path": str(p), "title_vi": vi, "title_en": en})
+        item = {"path": str(p), "title_vi": vi, "title_en": en}
+        if p.stem in descs:
+            item["desc"] = descs[p.stem]
+        items.append(item)
     return items
+
+
+def _descriptions(src: Path, table: Any) -> dict[str, str]:
+    """Text alternatives drawn from the graphs themselves where the checker kept them
+    (quotient graphs in findings.json; the flow from the table); the report reads the
+    others from the SVG."""
+    out = {"flow": diagrams.graph_text(diagrams.flow_graph(table), "flow")}
+    try:
+        rep = json.loads((src / "findings.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return out
+    for q in rep.get("quotients") or []:
+        if isinstance(q, dict) and "scale" in q and "text" in q:
+            out[f"quotient-{q['scale']}"] = str(q["text"])
+    return out

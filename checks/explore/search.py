@@ -428,13 +428,20 @@ def explore_deal(rules: Rules, deal: Deal, index: int = 0, *, cap: int = 2_000_0
             what = stuck_what(st)
             vi, en = STUCK_TEXT[what]
             found("deadlock", what, vi, en, (st.rules.rid("turn.stuck_rule"),), i)
+            if graph is not None and i < graph_limit:  # which reading would move on here
+                graph["nodes"][i]["diverge"] = [f"{o}={v}" for o, v, alt in alts
+                                                if reevaluate(st, alt)]
             continue
         if n_state % sample_every == 0 and alts:
             res.option_samples += 1
+            if graph is not None and i < graph_limit:
+                graph["nodes"][i]["sampled"] = True
             ls = set(legal)
             for opt, val, alt in alts:
                 if reevaluate(st, alt) != ls:
                     res.option_changes[f"{opt}={val}"] += 1
+                    if graph is not None and i < graph_limit:
+                        graph["nodes"][i].setdefault("diverge", []).append(f"{opt}={val}")
         expand = legal
         if por and st.phase == "window":
             first = st.pending()[0]
@@ -452,6 +459,8 @@ def explore_deal(rules: Rules, deal: Deal, index: int = 0, *, cap: int = 2_000_0
             if j is None:
                 if len(ids) >= cap:
                     res.complete = False
+                    if graph is not None and i < graph_limit:
+                        graph["nodes"][i]["cut"] = True
                     continue
                 j = len(parent)
                 ids[k] = j
@@ -469,8 +478,12 @@ def explore_deal(rules: Rules, deal: Deal, index: int = 0, *, cap: int = 2_000_0
             if c.noc_pos == nocp[i]:
                 esrc.append(i)
                 edst.append(j)
+            if graph is not None and i < graph_limit and j >= graph_limit:
+                graph["nodes"][i]["cut"] = True
             if graph is not None and i < graph_limit and j < graph_limit:
-                graph["edges"].append((i, j, a.code()))
+                why: set[str] = set(st.explain(a).rules)
+                _cite_events(st, c, a, why)
+                graph["edges"].append((i, j, a.code(), tuple(sorted(why))))
     res.distinct = len(parent)
     cyc = _cycle(esrc, edst, len(parent))
     if cyc is not None:
@@ -488,12 +501,24 @@ def explore_deal(rules: Rules, deal: Deal, index: int = 0, *, cap: int = 2_000_0
 
 
 def _node(st: State, legal: list[Action]) -> dict[str, Any]:
+    """What a picture of the state graph shows of one state: phase, outcome, the seats
+    awaited and their role (``gate``: the card is at their gate; ``turn``: theirs to eat),
+    the source of the card on the table, and whether a ban of their own past binds any
+    awaited seat."""
     out = st.outcome()
+    pend = list(st.pending())
+    w = st.window if st.phase == "window" else None
+    roles = sorted({"gate" if w is not None and s == w.gate else
+                    "turn" if w is not None and s == w.turn else
+                    "other" if w is not None else "actor" for s in pend})
     return {"phase": st.phase, "terminal": st.is_terminal(), "stuck": not legal and
             not st.is_terminal(), "stuck_what": stuck_what(st) if not legal and
             not st.is_terminal() else None,
             "result": None if out is None else (out.get("result"), out.get("winner")),
-            "pending": list(st.pending()), "noc_left": st.noc_left()}
+            "win_kind": None if out is None else out.get("kind"),
+            "pending": pend, "roles": roles, "noc_left": st.noc_left(),
+            "source": None if w is None else w.source,
+            "ban": any(st.marks[s] for s in pend)}
 
 
 def _cycle(src: array, dst: array, n: int) -> list[int] | None:

@@ -39,12 +39,12 @@ from typing import Any
 
 from chanspec.checks.explore import scale
 from chanspec.checks.explore.search import alt_rules, explore
-from chanspec.checks.findings import questions, scenario, witness
+from chanspec.checks.findings import divergence, questions, scenario, witness
 from chanspec.checks.oracles import hands as hands_mod
 from chanspec.checks.output import Ticker
 from chanspec.model import cards
 from chanspec.model.game import Action, Deal, State
-from chanspec.model.table import Table
+from chanspec.model.table import Table, before_decisions
 
 FILE_NAME = "OPEN_QUESTIONS.json"
 PARAMS: dict[str, Any] = {
@@ -55,7 +55,11 @@ PARAMS: dict[str, Any] = {
 
 
 def table_digest(table: Table) -> str:
-    text = json.dumps(table.data, sort_keys=True, ensure_ascii=False, default=str)
+    """The digest the saved findings are keyed by: of the table's data with its
+    decisions taken back (`chanspec.model.table.before_decisions`), so settling a row on
+    the value that was already its default keeps the findings of the other rows."""
+    text = json.dumps(before_decisions(table.data), sort_keys=True, ensure_ascii=False,
+                      default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -270,8 +274,9 @@ def _scale_note(w: Mapping[str, Any]) -> tuple[str, str]:
 
 def finding_objects(doc: Mapping[str, Any], table: Table) -> dict[str, questions.Finding]:
     out: dict[str, questions.Finding] = {}
+    open_rows = {r.id for r in questions.question_rows(table)}
     for rid, q in doc.get("questions", {}).items():
-        if rid not in table.rows:
+        if rid not in open_rows:  # a row settled since: no longer a question
             continue
         w = q.get("witness")
         steps_vi: list[str] = []
@@ -327,7 +332,8 @@ def finding_objects(doc: Mapping[str, Any], table: Table) -> dict[str, questions
         out[rid] = questions.Finding(
             steps_vi=steps_vi, steps_en=steps_en,
             frequency_vi="; ".join(fvi) or None, frequency_en="; ".join(fen) or None,
-            effects=eff, source=src)
+            effects=eff, source=src,
+            mermaid=None if w is None else divergence.to_mermaid(divergence.picture(table, w)))
     return out
 
 
@@ -354,6 +360,9 @@ def report_findings(doc: Mapping[str, Any] | None, table: Table) -> dict[str, di
                           "en": f"{w['option']}: `{w['value_a']}` and `{w['value_b']}`"},
                 "note": {"vi": nvi, "en": nen},
             }]
+            pic = divergence.picture(table, w)
+            d["divergence"] = {**pic, "text": divergence.text(pic),
+                               "mermaid": divergence.to_mermaid(pic)}
         out[rid] = _plain(d)
     return out
 

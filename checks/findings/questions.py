@@ -46,7 +46,8 @@ class Finding:
     ``steps_vi``/``steps_en`` are the scenario's steps (same length); ``frequency_vi``/
     ``frequency_en`` say how often the situation arises (e.g. from random games);
     ``effects`` maps option values to what happens under each; ``source`` says which
-    command or seed produced it, so anyone can reproduce it.
+    command or seed produced it, so anyone can reproduce it; ``mermaid`` is the
+    divergence picture (checks/findings/divergence.py), embedded as a ```mermaid block.
     """
 
     steps_vi: Sequence[str] = ()
@@ -55,6 +56,7 @@ class Finding:
     frequency_en: str | None = None
     effects: Mapping[str, Effect] = field(default_factory=dict)
     source: str | None = None
+    mermaid: str | None = None  # the divergence picture as a Mermaid flowchart
 
     def __post_init__(self) -> None:
         if len(self.steps_vi) != len(self.steps_en):
@@ -90,6 +92,9 @@ def _render_finding(row: Row, f: Finding) -> list[str]:
         for value, eff in f.effects.items():
             if value not in row.values:
                 out.append(f"| `{value}` (?) | {_one_line(eff.vi)}<br>*{_one_line(eff.en)}* |")
+    if f.mermaid:
+        out += ["", "#### Sơ đồ: nơi các cách hiểu tách ra / Diagram: where the readings part",
+                "", "```mermaid", *f.mermaid.rstrip("\n").split("\n"), "```"]
     if f.source:
         out.append("")
         out.append(f"Nguồn / source: `{f.source}`")
@@ -109,14 +114,16 @@ def render(table: Table, findings: Mapping[str, Finding] | None = None,
         "",
         f"**{table.title_vi}** — *{table.title_en}* (`{table.id}`)",
         "",
-        "Tệp này được tạo tự động từ bảng luật; đừng sửa tay. Để trả lời một câu hỏi, sửa "
-        "dòng luật tương ứng trong bảng (đổi `default`, hoặc đổi `status` thành `settled`) "
-        "rồi chạy `chanspec questions --write`. Muốn thử một lựa chọn khác mà không sửa "
+        "Tệp này được tạo tự động từ bảng luật; đừng sửa tay. Để trả lời một câu hỏi, chạy "
+        "`chanspec settle MÃ=GIÁ-TRỊ --note \"…\"`: lệnh chốt dòng luật trong bảng, ghi lại "
+        "quyết định, viết lại tệp này và cho biết quyết định thay đổi điều gì "
+        "(`chanspec settle --undo MÃ` để bỏ). Muốn thử một lựa chọn khác mà không sửa "
         "bảng, dùng `--option MÃ=GIÁ-TRỊ` với các lệnh của chanspec.",
         "",
         "*This file is generated from the rule table; do not edit it by hand. To answer a "
-        "question, edit its row in the table (change `default`, or set `status` to "
-        "`settled`) and run `chanspec questions --write`. To try another choice without "
+        "question, run `chanspec settle ID=VALUE --note \"…\"`: it settles the row in the "
+        "table, records the decision, rewrites this file and says what the decision changes "
+        "(`chanspec settle --undo ID` takes it back). To try another choice without "
         "editing the table, pass `--option ID=VALUE` to chanspec commands.*",
         "",
         f"{len(rows)} câu hỏi / questions: "

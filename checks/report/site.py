@@ -9,8 +9,13 @@ Pages
                     badges, options, defaults and "found by the checker" marks;
 ``questions.html``  one entry per open/provisional row: the question, the options, and the
                     checker's findings (witness scenarios drawn step by step, how often
-                    it happens, what each option changes) when there are any;
-``diagrams.html``   the SVG diagrams handed to ``build_report`` (copied into the site);
+                    it happens, what each option changes, the divergence picture with the
+                    readings side by side) when there are any; then "Đã quyết định /
+                    Decided": every decision ``chanspec settle`` recorded in the table;
+``diagrams.html``   the SVG diagrams handed to ``build_report`` (copied into the site with a
+                    <title>/<desc> for screen readers, the description given or read
+                    from the graph, `describe_svg`), each in a pan and zoom box
+                    (``assets/app.js``), and the flow of a hand as Mermaid source;
 ``explorer.html``   the winning-hand explorer, which runs ``assets/win.js`` (a port of
                     model/win.py) on the resolved rule sets exported here as JSON.
 
@@ -365,11 +370,19 @@ def _rule_entry(row: table_mod.Row) -> str:
            f'{found_badge(row)}</h3>',
            f'<p class="where">{esc(row.section)}</p>',
            f"<p>{bi(row.vi, row.en)}</p>"]
-    if row.is_option:
+    if row.is_choice:
         out.append(options_table(row))
         out.append(f'<p><a class="internal" href="questions.html#q-{esc(row.id)}">'
                    + bi("Xem câu hỏi và tình huống minh hoạ", "See the question and its scenario")
                    + "</a></p>")
+    elif row.is_option:  # settled by the family; the readings stay as history
+        d = row.decisions[-1] if row.decisions else {}
+        out.append(f'<p class="dflt">{bi("Gia đình đã chọn:", "The family chose:")} '
+                   f'<code>{esc(row.default)}</code>'
+                   + (f" ({esc(d.get('date', ''))})" if d else "") + "</p>")
+        out.append(options_table(row))
+        out.append('<p><a class="internal" href="questions.html#decided">'
+                   + bi("Xem các quyết định", "See the decisions") + "</a></p>")
     out.append("</article>")
     return "\n".join(out)
 
@@ -545,6 +558,8 @@ def questions_page(table: table_mod.Table, findings: Mapping[str, Any]) -> str:
         "step, how often it happens, and what each option changes.") + "</p>"]
     toc = "".join(f'<li><a class="internal" href="#q-{esc(r.id)}"><code>{esc(r.id)}</code></a> '
                   f"{status_badge(r.status)}</li>" for r in rows)
+    toc += (f'<li><a class="internal" href="#decided">{bi("Đã quyết định", "Decided")}</a>'
+            "</li>")
     parts.append(f"<nav aria-label='Danh sách câu hỏi'><ul class='qtoc'>{toc}</ul></nav>")
     for row in rows:
         f = findings.get(row.id)
@@ -559,6 +574,8 @@ def questions_page(table: table_mod.Table, findings: Mapping[str, Any]) -> str:
         parts.append(f'<p class="ask">{bi(row.vi, row.en)}</p>')
         uses = bi("Máy đang dùng mặc định:", "The machine uses the default:")
         parts.append(f'<p class="dflt">{uses} <code>{esc(row.default)}</code></p>')
+        how = bi("Gia đình quyết định xong thì chạy:", "Once the family has decided, run:")
+        parts.append(f'<p class="how">{how} <code>chanspec settle {esc(row.id)}=…</code></p>')
         parts.append(options_table(row, effects if effects is not None else None))
         scenarios = _scenario_list(f) if f is not None else []
         freq = None
@@ -595,46 +612,184 @@ def questions_page(table: table_mod.Table, findings: Mapping[str, Any]) -> str:
             parts.append('<p class="none">' + bi(
                 "Chưa tính được tình huống minh hoạ nào cho câu hỏi này.",
                 "No scenario has been computed for this question yet.") + "</p>")
+        pic = _get(f, "divergence") if f is not None else None
+        if isinstance(pic, Mapping):
+            parts.append(divergence_html(pic, red, f"dv-{row.id}"))
         parts.append("</article>")
+    parts.append(decided_section(table))
     return "\n".join(parts)
+
+
+def _dv_step(s: Mapping[str, Any], red: Iterable[int]) -> str:
+    shown = [c for c in (s.get("table_card"), s.get("card")) if c]
+    return (f'<li><code>{esc(s["code"])}</code> {tiles(shown, red, small=True)} '
+            f'{bi(s["vi"], s["en"])} <span class="rids">[{esc(", ".join(s["rules"]))}]'
+            "</span></li>")
+
+
+def divergence_html(pic: Mapping[str, Any], red: Iterable[int], sid: str) -> str:
+    """The divergence picture (checks/findings/divergence.py) drawn in HTML: the shared
+    steps, then one column per reading, side by side, each ending in what differs; with
+    its text alternative and its Mermaid source."""
+    red = set(red)
+    common = "".join(_dv_step(s, red) for s in pic["common"]) or (
+        "<li>" + bi("(ngay sau khi chia bài)", "(right after the deal)") + "</li>")
+    cols = []
+    for b in pic["branches"]:
+        end = b["end"]
+        steps = "".join(_dv_step(s, red) for s in b["steps"])
+        cols.append(
+            f'<div class="branch end-{esc(end["kind"])}" role="group" '
+            f'aria-label="{esc(pic["option"])}={esc(b["value"])}">'
+            f'<h4><code>{esc(pic["option"])}={esc(b["value"])}</code></h4>'
+            f'<ol class="steps">{steps}</ol>'
+            f'<p class="end">{bi(end["vi"], end["en"])}'
+            + (f' <span class="rids">[{esc(", ".join(end["rules"]))}]</span>'
+               if end["rules"] else "") + "</p></div>")
+    return (
+        f'<section class="divergence" id="{esc(sid)}" aria-describedby="{esc(sid)}-text">'
+        f'<h3>{bi("Nơi các cách hiểu tách ra", "Where the readings part")}</h3>'
+        f'<p class="where">{bi("Cấu hình", "Scale")} <code>{esc(pic["scale"])}</code>: '
+        f'{bi(pic.get("deal_vi", ""), pic.get("deal_en", ""))}</p>'
+        f'<ol class="steps common">{common}</ol>'
+        f'<div class="branches">{"".join(cols)}</div>'
+        f'<details class="desc"><summary>{bi("Mô tả bằng chữ", "Text description")}</summary>'
+        f'<pre id="{esc(sid)}-text">{esc(pic.get("text", ""))}</pre></details>'
+        + (f'<details><summary>Mermaid</summary><pre class="mermaid-src"><code>'
+           f'{esc(pic["mermaid"])}</code></pre></details>' if pic.get("mermaid") else "")
+        + "</section>")
+
+
+def decided_section(table: table_mod.Table) -> str:
+    """"Đã quyết định / Decided": every decision recorded in the table (``chanspec
+    settle``), newest first, with the value chosen, what the row was and the note."""
+    items = []
+    for row in table.rows.values():
+        for d in row.decisions:
+            items.append((d.get("date", ""), row, d))
+    items.sort(key=lambda x: (x[0], x[1].id), reverse=True)
+    head = f'<section id="decided"><h2>{bi("Đã quyết định", "Decided")}</h2>'
+    if not items:
+        return head + "<p class='none'>" + bi(
+            "Gia đình chưa chốt câu hỏi nào bằng chanspec settle.",
+            "The family has not settled any question with chanspec settle yet.") + "</p></section>"
+    rows = []
+    for date, row, d in items:
+        meaning = row.value_text.get(d["value"], {})
+        others = ", ".join(v for v in row.values if v != d["value"])
+        rows.append(
+            f"<tr><td>{esc(date)}</td><td><a class='internal' href='index.html#r-{esc(row.id)}'>"
+            f"<code>{esc(row.id)}</code></a></td><td><code>{esc(d['value'])}</code><br>"
+            f"{bi(meaning.get('vi', ''), meaning.get('en', ''))}</td>"
+            f"<td>{esc(d.get('was', ''))}, {bi('mặc định', 'default')} "
+            f"<code>{esc(d.get('was_default', ''))}</code>; "
+            f"{bi('cách hiểu khác', 'other readings')}: <code>{esc(others)}</code></td>"
+            f"<td>{esc(d.get('by', ''))}</td><td>{esc(d.get('note', ''))}</td></tr>")
+    return (head + "<table class='decided'><thead><tr>"
+            f"<th>{bi('ngày', 'date')}</th><th>{bi('luật', 'rule')}</th>"
+            f"<th>{bi('đã chọn', 'chosen')}</th><th>{bi('trước đó', 'before')}</th>"
+            f"<th>{bi('ai quyết', 'by')}</th><th>{bi('ghi chú', 'note')}</th></tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table></section>")
 
 
 # --------------------------------------------------------------------------- diagrams
 
 
-def _svg_items(svgs: Iterable[Any]) -> list[tuple[Path, tuple[str, str]]]:
+DiagramItem = tuple[Path, tuple[str, str], str | None]
+
+
+def _svg_items(svgs: Iterable[Any]) -> list[DiagramItem]:
+    """(file, (title vi, title en), text description or None) for every diagram given."""
     out = []
     for item in svgs:
+        desc = None
         if isinstance(item, (str, Path)):
             p = Path(item)
             title = (p.stem.replace("_", " ").replace("-", " "),) * 2
         elif isinstance(item, Mapping):
             p = Path(item["path"])
             title = text_of(item, "title") or (p.stem, p.stem)
+            desc = item.get("desc")
         else:
             p = Path(item[0])
             t = text_of(item[1]) if len(item) > 1 else None
             title = t or (p.stem, p.stem)
         if not p.is_file():
             raise FileNotFoundError(f"diagram {p} does not exist")
-        out.append((p, (title[0], title[1])))
+        out.append((p, (title[0], title[1]), desc))
     return out
 
 
-def diagrams_page(items: Sequence[tuple[str, tuple[str, str]]]) -> str:
+def describe_svg(svg: str) -> str:
+    """A text description of a drawn graph read from its SVG: every box's text, and how
+    many arrows (Graphviz marks nodes and edges with ``class="node"``/``"edge"``); for
+    another picture, all its text."""
+    def texts(fragment: str) -> str:
+        return " ".join(html.unescape(t).strip() for t in re.findall(
+            r"<text[^>]*>(.*?)</text>", fragment, flags=re.S) if t.strip())
+    nodes = re.findall(r'<g id="[^"]*" class="node">(.*?)</g>', svg, flags=re.S)
+    edges = re.findall(r'<g id="[^"]*" class="edge">(.*?)</g>', svg, flags=re.S)
+    if not nodes:
+        return texts(svg) or "—"
+    lines = [f"{len(nodes)} ô / boxes, {len(edges)} mũi tên / arrows."]
+    lines += [f"- {texts(n)}" for n in nodes if texts(n)]
+    labels = [texts(e) for e in edges if texts(e)]
+    if labels:
+        lines.append("Mũi tên / arrows: " + "; ".join(labels))
+    return "\n".join(lines)
+
+
+def accessible_svg(svg: str, title: str, desc: str) -> str:
+    """The SVG with ``role="img"``, a <title> and a <desc> first inside it (a screen
+    reader reads them; any earlier ones are left after)."""
+    m = re.search(r"<svg\b[^>]*>", svg)
+    if m is None:
+        return svg
+    tag = m.group(0)
+    if "role=" not in tag:
+        tag = tag[:-1] + ' role="img" aria-labelledby="svg-title svg-desc">'
+    inner = (f'<title id="svg-title">{esc(title)}</title>'
+             f'<desc id="svg-desc">{esc(desc)}</desc>')
+    return svg[:m.start()] + tag + inner + svg[m.end():]
+
+
+def diagrams_page(items: Sequence[tuple[str, tuple[str, str], str]],
+                  flow_mermaid: str | None = None) -> str:
+    parts: list[str] = []
     if not items:
-        return "<p class='none'>" + bi(
+        parts.append("<p class='none'>" + bi(
             "Chưa có sơ đồ nào được đưa vào báo cáo này. Khi bộ kiểm tra vẽ sơ đồ lượt đi, "
             "quyền nhận quân và đồ thị trạng thái, chúng sẽ hiện ở đây.",
             "No diagrams were given to this report. When the checker draws the turn and claim "
-            "flow and the state graph, they appear here.") + "</p>"
-    parts = ["<p class='lead'>" + bi("Bấm vào hình để mở cỡ lớn.",
-                                     "Select a picture to open it full size.") + "</p>"]
-    for rel, (vi, en) in items:
+            "flow and the state graph, they appear here.") + "</p>")
+    else:
+        parts.append("<p class='lead'>" + bi(
+            "Lăn chuột hoặc dùng nút +/− để phóng to, kéo để di chuyển; bấm tên hình để mở cỡ "
+            "lớn. Mỗi hình có phần mô tả bằng chữ.",
+            "Scroll or use +/− to zoom, drag to move; select a picture's name to open it full "
+            "size. Every picture has a text description.") + "</p>")
+    for k, (rel, (vi, en), desc) in enumerate(items):
+        did = f"desc-{k}"
         parts.append(
-            f'<figure class="diagram"><a href="{esc(rel)}"><img src="{esc(rel)}" '
-            f'alt="{esc(vi)}" data-alt-vi="{esc(vi)}" data-alt-en="{esc(en)}"></a>'
-            f"<figcaption>{bi(vi, en)}</figcaption></figure>")
+            f'<figure class="diagram">'
+            f'<div class="zoom-tools" aria-hidden="false">'
+            f'<button type="button" data-zoom="in" aria-label="phóng to / zoom in">+</button>'
+            f'<button type="button" data-zoom="out" aria-label="thu nhỏ / zoom out">−</button>'
+            f'<button type="button" data-zoom="reset" aria-label="vừa khung / fit">⤢</button>'
+            f"</div>"
+            f'<div class="zoom" tabindex="0" aria-describedby="{did}">'
+            f'<img src="{esc(rel)}" alt="{esc(vi)}" data-alt-vi="{esc(vi)}" '
+            f'data-alt-en="{esc(en)}" aria-describedby="{did}" draggable="false"></div>'
+            f'<figcaption><a href="{esc(rel)}">{bi(vi, en)}</a></figcaption>'
+            f'<details class="desc"><summary>{bi("Mô tả bằng chữ", "Text description")}'
+            f'</summary><pre id="{did}">{esc(desc)}</pre></details></figure>')
+    if flow_mermaid:
+        parts.append(
+            '<section id="flow-mermaid"><h2>' + bi("Luồng ván bài dạng Mermaid",
+                                                   "The flow of a hand as Mermaid") + "</h2>"
+            "<p>" + bi("Dán đoạn này vào nơi đọc Markdown có Mermaid để vẽ lại sơ đồ luồng.",
+                       "Paste this where Markdown with Mermaid is read to redraw the flow.")
+            + f'</p><pre class="mermaid-src"><code>{esc(flow_mermaid)}</code></pre></section>')
     return "\n".join(parts)
 
 
@@ -730,6 +885,14 @@ def _findings_map(findings: Any) -> dict[str, Any]:
     return out
 
 
+def _flow_mermaid(tbl: table_mod.Table) -> str | None:
+    try:  # networkx draws the flow; without it the page simply has no Mermaid source
+        from chanspec.checks.report import diagrams
+    except ImportError:
+        return None
+    return diagrams.flow_mermaid(tbl)
+
+
 def build_report(out_dir: str | Path, *, table: table_mod.Table | str = "family",
                  findings: Mapping[str, Any] | Iterable[Any] | None = None,
                  svgs: Iterable[Any] = ()) -> Path:
@@ -749,24 +912,29 @@ def build_report(out_dir: str | Path, *, table: table_mod.Table | str = "family"
     prepare_output_dir(out / "assets")
     for name in ASSETS:
         write_atomic(out / "assets" / name, asset_text(name))
-    diagram_items: list[tuple[str, tuple[str, str]]] = []
+    diagram_items: list[tuple[str, tuple[str, str], str]] = []
     svg_list = _svg_items(svgs)
     if svg_list:
         prepare_output_dir(out / "diagrams")
     used: set[str] = set()
-    for p, title in svg_list:
+    for p, title, desc in svg_list:
         stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", p.stem) or "diagram"
         name, k = f"{stem}.svg", 2
         while name in used:
             name, k = f"{stem}-{k}.svg", k + 1
         used.add(name)
-        write_atomic(out / "diagrams" / name, p.read_text(encoding="utf-8"))
-        diagram_items.append((f"diagrams/{name}", title))
+        svg = p.read_text(encoding="utf-8")
+        desc = desc or describe_svg(svg)
+        write_atomic(out / "diagrams" / name,
+                     accessible_svg(svg, f"{title[0]} / {title[1]}", desc))
+        diagram_items.append((f"diagrams/{name}", title, desc))
     data = export_rulesets(tbl)
+    flow_mermaid = _flow_mermaid(tbl)
     pages = {
         "index.html": (("Luật chơi", "Rulebook"), rulebook_page(tbl), ()),
         "questions.html": (("Câu hỏi còn mở", "Open questions"), questions_page(tbl, fmap), ()),
-        "diagrams.html": (("Sơ đồ", "Diagrams"), diagrams_page(diagram_items), ()),
+        "diagrams.html": (("Sơ đồ", "Diagrams"), diagrams_page(diagram_items, flow_mermaid),
+                          ()),
         "explorer.html": (("Thử bài ù", "Winning-hand explorer"), explorer_page(tbl, data),
                           ("assets/win.js", "assets/explorer.js")),
     }

@@ -71,6 +71,52 @@
     document.dispatchEvent(new CustomEvent("chanspec:lang", { detail: lang }));
   }
 
+  // Pan and zoom of a large diagram: wheel or +/− to zoom at the pointer, drag or the
+  // arrow keys to move, 0 or the fit button to start again.
+  function panZoom(fig) {
+    var box = fig.querySelector(".zoom"), img = box && box.querySelector("img");
+    if (!img) return;
+    var s = 1, x = 0, y = 0, drag = null;
+    function show() { img.style.transform = "translate(" + x + "px," + y + "px) scale(" + s + ")"; }
+    function zoom(f, cx, cy) {
+      var n = Math.min(20, Math.max(0.1, s * f));
+      x = cx - (cx - x) * n / s; y = cy - (cy - y) * n / s; s = n; show();
+    }
+    function fit() {
+      var w = img.naturalWidth || img.width;
+      s = w > box.clientWidth && box.clientWidth ? box.clientWidth / w : 1; x = 0; y = 0; show();
+    }
+    if (img.complete) fit(); else img.addEventListener("load", fit);
+    box.addEventListener("wheel", function (e) {
+      e.preventDefault();
+      var r = box.getBoundingClientRect();
+      zoom(e.deltaY < 0 ? 1.2 : 1 / 1.2, e.clientX - r.left, e.clientY - r.top);
+    }, { passive: false });
+    box.addEventListener("pointerdown", function (e) {
+      drag = [e.clientX - x, e.clientY - y]; box.setPointerCapture(e.pointerId);
+    });
+    box.addEventListener("pointermove", function (e) {
+      if (drag) { x = e.clientX - drag[0]; y = e.clientY - drag[1]; show(); }
+    });
+    box.addEventListener("pointerup", function () { drag = null; });
+    box.addEventListener("keydown", function (e) {
+      var k = e.key, m = { ArrowLeft: [40, 0], ArrowRight: [-40, 0], ArrowUp: [0, 40], ArrowDown: [0, -40] };
+      if (k === "+" || k === "=") zoom(1.2, box.clientWidth / 2, box.clientHeight / 2);
+      else if (k === "-") zoom(1 / 1.2, box.clientWidth / 2, box.clientHeight / 2);
+      else if (k === "0") fit();
+      else if (m[k]) { x += m[k][0]; y += m[k][1]; show(); }
+      else return;
+      e.preventDefault();
+    });
+    fig.querySelectorAll("[data-zoom]").forEach(function (b) {
+      b.addEventListener("click", function () {
+        var a = b.getAttribute("data-zoom");
+        if (a === "reset") fit(); else zoom(a === "in" ? 1.2 : 1 / 1.2, box.clientWidth / 2, box.clientHeight / 2);
+      });
+    });
+    fig.panZoom = { zoom: zoom, fit: fit, state: function () { return [s, x, y]; } };
+  }
+
   window.ChanApp = {
     lang: function () { return document.documentElement.getAttribute("data-lang") || "vi"; },
     setLang: setLang,
@@ -96,6 +142,7 @@
         el.scrollIntoView();
       }
     }
+    document.querySelectorAll("figure.diagram").forEach(panZoom);
     document.body.setAttribute("data-ready", "1");
   });
 })();

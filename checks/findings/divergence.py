@@ -1,0 +1,176 @@
+"""The divergence picture of an open question: where its readings part, then each
+reading's branch side by side, ending in what differs.
+
+`picture(table, witness)` replays a saved witness (``OPEN_QUESTIONS.json``: ``deal``,
+``path``, ``value_a``/``value_b``, ``only_a``/``only_b``) on the scaled-down table of its
+``scale`` with the model: the shared path (under the first reading; both readings allow
+exactly the same actions along it), then, for each reading, the action only it allows
+(or, when it allows nothing the other does, what it allows instead), continued by a fixed
+policy -- win when possible, else let the card go, else the first legal action -- for at
+most `MAX_BRANCH` steps, until the hand ends or nobody can move.  Every step carries the
+seat, the card, a sentence in both languages and the rule ids `State.explain` gives.
+
+`to_mermaid(picture)` draws it as a Mermaid flowchart (for OPEN_QUESTIONS.md);
+checks/report/diagrams.py draws the same picture in DOT.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from chanspec.checks.explore import scale
+from chanspec.checks.findings import mermaid, scenario
+from chanspec.model import cards
+from chanspec.model.game import Action, Deal, State
+from chanspec.model.table import Table
+
+MAX_BRANCH = 6  # steps drawn after the readings part
+POLICY = ("u", "chiu-u", "pass", "timeout")
+
+
+def _step(st: State, a: Action) -> dict[str, Any]:
+    vi, en = scenario.describe_action(st, a)
+    return {"code": a.code(), "seat": a.seat, "kind": a.kind,
+            "card": None if a.card is None else cards.code(a.card),
+            "table_card": None if st.window is None else cards.code(st.window.card),
+            "vi": vi, "en": en, "rules": list(st.explain(a).rules)}
+
+
+def _end(st: State) -> dict[str, Any]:
+    out = st.outcome()
+    if out is not None:
+        if out.get("result") == "win":
+            w, k = out.get("winner"), out.get("kind")
+            return {"kind": "win", "winner": w, "vi": f"Ghế {w} ù ({k})",
+                    "en": f"Seat {w} wins ({k})", "rules": list(out.get("rules", ()))}
+        return {"kind": "draw", "winner": None, "vi": "Hết nọc: ván hòa",
+                "en": "The nọc is empty: the hand is drawn", "rules": list(out.get("rules", ()))}
+    if not st.legal_actions():
+        stuck = st.rules.rid("turn.stuck_rule")
+        who = st.pending()
+        return {"kind": "stuck", "winner": None,
+                "vi": f"Kẹt: ghế {', '.join(map(str, who))} không có nước đi nào",
+                "en": f"Stuck: seat {', '.join(map(str, who))} has no legal move",
+                "rules": [stuck]}
+    return {"kind": "goes-on", "winner": None,
+            "vi": f"Ván còn tiếp (vẽ {MAX_BRANCH} bước)",
+            "en": f"The hand goes on ({MAX_BRANCH} steps drawn)", "rules": []}
+
+
+def _policy(legal: list[Action]) -> Action:
+    for kind in POLICY:
+        for a in legal:
+            if a.kind == kind:
+                return a
+    return legal[0]
+
+
+def _first(only: list[Action], legal: list[Action], other: set[Action]) -> Action | None:
+    """The action that shows this reading: one only it allows (a claim before letting
+    go), else the policy's choice among what it allows that the other does not forbid."""
+    if only:
+        claims = [a for a in only if a.kind not in ("pass", "timeout")]
+        return (claims or only)[0]
+    common = [a for a in legal if a not in other]
+    return _policy(common or legal) if legal else None
+
+
+def picture(table: Table, w: Mapping[str, Any]) -> dict[str, Any]:
+    """The divergence picture of one saved witness (see the module docstring)."""
+    sc = scale.SCALES[w["scale"]]
+    opt = w["option"]
+    deal = Deal.from_json(w["deal"])
+    path = [Action.parse(c) for c in w["path"]]
+    ra = scale.scaled_rules(table, sc, {opt: w["value_a"]})
+    st = State(ra, deal)
+    common = []
+    for a in path:
+        common.append(_step(st, a))
+        st.apply(a)
+    only = {w["value_a"]: [Action.parse(c) for c in w["only_a"]],
+            w["value_b"]: [Action.parse(c) for c in w["only_b"]]}
+    branches = []
+    for value, other in ((w["value_a"], w["value_b"]), (w["value_b"], w["value_a"])):
+        rv = scale.scaled_rules(table, sc, {opt: value})
+        st = State.replay(rv, deal, path)
+        steps: list[dict[str, Any]] = []
+        legal = st.legal_actions()
+        if not st.is_terminal() and legal:
+            a = _first(only[value], legal, set(only[other]))
+            while a is not None and len(steps) < MAX_BRANCH:
+                steps.append(_step(st, a))
+                st.apply(a)
+                legal = st.legal_actions()
+                a = _policy(legal) if legal and not st.is_terminal() else None
+        branches.append({"value": value, "steps": steps, "end": _end(st),
+                         "only": [x.code() for x in only[value]]})
+    differs = {b["value"]: (b["end"]["kind"], b["end"]["winner"]) for b in branches}
+    return {"option": opt, "scale": sc.name, "deal": w["deal"],
+            "deal_vi": scenario.describe_deal(deal)[0], "deal_en": scenario.describe_deal(deal)[1],
+            "common": common, "branches": branches,
+            "ends_differ": len(set(differs.values())) > 1}
+
+
+def _label(s: Mapping[str, Any]) -> str:
+    rules = f"[{', '.join(s['rules'])}]" if s.get("rules") else ""
+    return f"{s['code']}: {s['vi']}\n{s['en']}\n{rules}".rstrip()
+
+
+def to_mermaid(pic: Mapping[str, Any]) -> str:
+    """The picture as a Mermaid flowchart: the shared path down to where the readings
+    part, then one subgraph per reading, side by side, ending in what differs."""
+    fc = mermaid.Flowchart("TD")
+    fc.node("deal", f"Chia bài / deal ({pic['scale']})\n" + _deal_short(pic), "stadium")
+    prev = "deal"
+    for i, s in enumerate(pic["common"]):
+        nid = f"c{i}"
+        fc.node(nid, _label(s))
+        fc.edge(prev, nid)
+        prev = nid
+    fc.node("part", f"{pic['option']}: các cách hiểu tách ở đây / the readings part here",
+            "diamond")
+    fc.edge(prev, "part")
+    ends: list[str] = []
+    for k, b in enumerate(pic["branches"]):
+        sid = f"b{k}"
+        fc.subgraph(sid, f"{pic['option']}={b['value']}")
+        last = None
+        for i, s in enumerate(b["steps"]):
+            nid = f"b{k}s{i}"
+            fc.node(nid, _label(s))
+            if last is not None:
+                fc.edge(last, nid)
+            last = nid
+        end = f"b{k}end"
+        e = b["end"]
+        fc.node(end, f"{e['vi']}\n{e['en']}" + (f"\n[{', '.join(e['rules'])}]"
+                                                  if e["rules"] else ""), "hexagon")
+        ends.append(end)
+        if last is not None:
+            fc.edge(last, end)
+        fc.end()
+        fc.edge("part", f"b{k}s0" if b["steps"] else end, b["value"])
+    fc.style("part", "fill:#f6e0ff,stroke:#a0a", "part")
+    for k, b in enumerate(pic["branches"]):
+        kind = b["end"]["kind"]
+        css = {"win": "fill:#c8f0c8,stroke:#393", "draw": "fill:#e0e0e0,stroke:#666",
+               "stuck": "fill:#ff9090,stroke:#900", "goes-on": "fill:#fff6e0,stroke:#a80"}[kind]
+        fc.style(kind.replace("-", ""), css, f"b{k}end")
+    return fc.text()
+
+
+def _deal_short(pic: Mapping[str, Any]) -> str:
+    d = pic["deal"]
+    hands = "; ".join(f"{s}: {' '.join(h)}" for s, h in enumerate(d["hands"]))
+    return f"{hands}\nnọc: {' '.join(d['noc'])}"
+
+
+def text(pic: Mapping[str, Any]) -> str:
+    """A text alternative (screen readers) of the picture."""
+    out = [f"{pic['option']} ({pic['scale']}): {len(pic['common'])} bước chung / shared "
+           "steps: " + "; ".join(s["code"] for s in pic["common"])]
+    for b in pic["branches"]:
+        steps = "; ".join(f"{s['code']} ({s['en']})" for s in b["steps"]) or "—"
+        out.append(f"{pic['option']}={b['value']}: {steps} → {b['end']['en']}")
+    return "\n".join(out)
