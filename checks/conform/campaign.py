@@ -220,6 +220,7 @@ class Witness:
     actions: tuple[Action, ...]  # the actions played before the mismatch
     mismatch: Mismatch
     before: int  # mismatches of other differences earlier in the same hand
+    sent: table_mod.Rules | None = None  # the rules the engine was sent, if not `rules`
 
     def size(self) -> tuple[int, int, int, tuple[int, ...]]:
         return (self.before, len(self.actions), len(self.choices), self.choices)
@@ -349,6 +350,7 @@ class HandResult:
         default_factory=list)
     error: EngineError | None = None
     target_hit: Witness | None = None
+    sent: table_mod.Rules | None = None
 
 
 class Runner:
@@ -399,7 +401,7 @@ class Runner:
              stop_first: bool = False) -> HandResult:
         self.plays += 1
         sent, rules, deal = self.make(ch)
-        hr = HandResult(ch, rules, deal, [])
+        hr = HandResult(ch, rules, deal, [], sent=sent)
         try:
             self._play(hr, sent, target, stop_first)
         except EngineError as exc:
@@ -488,35 +490,42 @@ class Runner:
         return frozenset(out)
 
     def conforms_through(self, w: Witness, mine: table_mod.Rules) -> bool:
-        """Does the engine agree with chanspec playing `mine` along the witness, up to
-        and including the step where it differed?  The engine is sent the witness's own
-        rules; every action of the witness must stay legal under `mine`."""
+        """With chanspec playing `mine`, does the engine agree at the witness's own
+        decision point?  The engine is sent the witness's rules and the witness's actions
+        (each must stay legal under `mine` and be accepted); differences at earlier steps
+        belong to other differences and are not looked at."""
         e = self.engine
         n = w.rules.players
         try:
             ref = State(mine, w.deal)
         except ValueError:  # a reading under which the deal is not valid
             return False
-        self._restart(w.rules, w.deal, ())
-        for a in (*w.actions, None):
-            mine_acts = frozenset(ref.legal_actions())
-            if a is None and w.mismatch.kind == "outcome" and not mine_acts:
-                e.submit_texts(self._legal_texts(n) + ['{"op":"outcome"'])
-                if self._read_legal(n, mine_acts) != mine_acts:
-                    return False
-                return self._compare_outcome(ref) is None
-            e.submit_texts(self._legal_texts(n))
-            if self._read_legal(n, mine_acts) != mine_acts:
-                return False
-            if a is None:
-                return True
-            if a not in mine_acts:
+        self._restart(w.sent or w.rules, w.deal, ())
+        for a in w.actions:
+            if not ref._is_legal(a):
                 return False
             e.submit_texts([self._apply_text(a)])
             if not e.receive()["ok"]:
                 return False
             ref.apply(a, check=False)
-        return True
+        mine_acts = frozenset(ref.legal_actions())
+        if w.mismatch.kind == "outcome":
+            if mine_acts:
+                return False
+            e.submit_texts(self._legal_texts(n) + ['{"op":"outcome"'])
+            if self._read_legal(n, mine_acts) != mine_acts:
+                e.drain()
+                return False
+            return self._compare_outcome(ref) is None
+        e.submit_texts(self._legal_texts(n))
+        theirs = self._read_legal(n, mine_acts)
+        if w.mismatch.kind == "refused" and w.mismatch.refused is not None:
+            a = w.mismatch.refused
+            if a not in mine_acts or a not in theirs:
+                return theirs == mine_acts
+            e.submit_texts([self._apply_text(a)])
+            return bool(e.receive()["ok"]) and theirs == mine_acts
+        return theirs == mine_acts
 
     def _record(self, hr: HandResult, ref: State, m: Mismatch, before: int,
                 choices: Sequence[int], target: tuple[Any, ...] | None) -> bool:
@@ -527,7 +536,8 @@ class Runner:
             if pb.phase == "window":
                 m.resolution = replay.claim_resolution(pb, prev, ref)
         key, en, vi, rows = classify(ref, m, prev)
-        w = Witness(tuple(choices), hr.rules, hr.deal, tuple(hr.actions), m, before)
+        w = Witness(tuple(choices), hr.rules, hr.deal, tuple(hr.actions), m, before,
+                    None if hr.sent is hr.rules else hr.sent)
         hr.found.append((key, en, vi, rows, w))
         if target is not None and key == target:
             hr.target_hit = w
@@ -790,6 +800,8 @@ class _Collector:
                 self.mismatches += 1
                 d = self.by_key.get(key)
                 if d is None:
+                    if self.max is not None and len(self.by_key) >= self.max:
+                        continue  # the table is full (--max-differences)
                     d = self.by_key[key] = Difference(key, en, vi, rows)
                 d.count += 1
                 if key not in seen_here:
@@ -956,11 +968,43 @@ def infer_readings(command: str | Sequence[str], result: CampaignResult, *, hand
     table = table_mod.load(ruleset)
     fixed = dict(options or {})
     rows = [(r, vs) for r, vs in table.option_space() if r not in fixed]
-    candidates: dict[int, list[tuple[str, str]]] = {}
-    replays = 0
+    kw = dict(timeout=timeout, players=players, options=fixed, vary_options=vary_options,
+              ruleset=ruleset, max_steps=max_steps, shrink_budget=shrink_budget, jobs=jobs)
+    inf = Inference({}, {}, None, [], 0)
+    current = result
+    for round_ in range(1, INFER_ROUNDS + 1):
+        candidates = _explanations(command, current, table, rows, timeout, max_steps, inf)
+        if current is result:
+            inf.candidates = candidates
+        added = _choose(current, candidates, inf.readings)
+        if not added:
+            break
+        inf.readings.update(added)
+        # confirm the readings so far with a fresh campaign: what is left is explained
+        # by no reading (or hides behind what the readings removed: another round)
+        current = campaign(command, hands=hands, seed=(result.seed + round_) % 2**32,
+                           readings=dict(inf.readings), **kw)  # type: ignore[arg-type]
+        inf.confirm = current
+        if not current.differences or current.error is not None:
+            break
+    inf.unexplained = list(inf.confirm.differences if inf.confirm is not None
+                           else result.differences)
+    return inf
+
+
+INFER_ROUNDS = 3
+
+
+def _explanations(command: str | Sequence[str], result: CampaignResult,
+                  table: table_mod.Table, rows: Sequence[tuple[str, Sequence[str]]],
+                  timeout: float, max_steps: int, inf: Inference
+                  ) -> dict[int, list[tuple[str, str]]]:
+    """Per difference of `result`: the single values (row, value) under which chanspec
+    agrees with the engine at the difference's witness."""
+    out: dict[int, list[tuple[str, str]]] = {}
     engine = Engine(command, timeout)
     engine.start()
-    runner = Runner(engine, table, players, [], max_steps)
+    runner = Runner(engine, table, (), [], max_steps)
     try:
         for i, d in enumerate(result.differences):
             w = d.best
@@ -970,33 +1014,35 @@ def infer_readings(command: str | Sequence[str], result: CampaignResult, *, hand
                     if v == w.rules.options.get(row):
                         continue
                     mine = table.resolve(w.rules.players, {**w.rules.options, row: v})
-                    replays += 1
+                    if mine.key() == w.rules.key():
+                        continue
+                    inf.replays += 1
                     if runner.conforms_through(w, mine):
                         found.append((row, v))
-            candidates[i] = found
+            out[i] = found
             d.explained_by = found
     finally:
         engine.close()
-    # one value per row: the (row, value) explaining most differences first
+    return out
+
+
+def _choose(result: CampaignResult, candidates: Mapping[int, list[tuple[str, str]]],
+            fixed: Mapping[str, str]) -> dict[str, str]:
+    """One value per row not chosen yet: the value explaining the most differences
+    first (weighted by how often each difference showed)."""
     score: dict[tuple[str, str], int] = {}
-    for vs in candidates.values():
+    for i, vs in candidates.items():
         for rv in vs:
-            score[rv] = score.get(rv, 0) + 1
-    readings: dict[str, str] = {}
+            score[rv] = score.get(rv, 0) + result.differences[i].count
+    chosen: dict[str, str] = {}
     for i in sorted(candidates, key=lambda i: -result.differences[i].count):
-        vs = [rv for rv in candidates[i] if rv[0] not in readings or readings[rv[0]] == rv[1]]
-        if not vs or any(readings.get(r) == v for r, v in vs):
+        vs = [rv for rv in candidates[i] if rv[0] not in fixed and
+              chosen.get(rv[0], rv[1]) == rv[1]]
+        if not vs or any(chosen.get(r) == v for r, v in vs):
             continue
         r, v = max(vs, key=lambda rv: (score[rv], rv))
-        readings[r] = v
-    confirm = None
-    if readings:
-        confirm = campaign(command, hands=hands, seed=(result.seed + 1) % 2**32,
-                           timeout=timeout, players=players, options=fixed,
-                           vary_options=vary_options, ruleset=ruleset, max_steps=max_steps,
-                           shrink_budget=shrink_budget, jobs=jobs, readings=readings)
-    unexplained = [d for i, d in enumerate(result.differences) if not candidates[i]]
-    return Inference(candidates, readings, confirm, unexplained, replays)
+        chosen[r] = v
+    return chosen
 
 
 def witness_log(command: str, seed: int, d: Difference) -> list[dict[str, Any]]:
@@ -1181,19 +1227,12 @@ def render_table(result: CampaignResult, lang: str, say: Any) -> str:
 
 def render_inference(inf: Inference, lang: str, say: Any) -> str:
     read = ", ".join(f"{r}={v}" for r, v in sorted(inf.readings.items()))
-    left: list[str] = [d.label_en for d in inf.unexplained]
-    left_vi: list[str] = [d.label_vi for d in inf.unexplained]
-    if inf.confirm is not None:
-        known = set(left)
-        for d in inf.confirm.differences:
-            if d.label_en not in known:
-                left.append(d.label_en)
-                left_vi.append(d.label_vi)
+    left = "; ".join(d.label_en for d in inf.unexplained) or "none"
+    left_vi = "; ".join(d.label_vi for d in inf.unexplained) or "không"
     out = [say(lang, f"Engine này chơi luật của gia đình với cách đọc: {read or 'mặc định'}; "
-               f"khác biệt không cách đọc nào giải thích: {'; '.join(left_vi) or 'không'}.",
+               f"khác biệt không cách đọc nào giải thích: {left_vi}.",
                f"This engine plays the family's rules with these readings: "
-               f"{read or 'the defaults'}; differences no reading explains: "
-               f"{'; '.join(left) or 'none'}.")]
+               f"{read or 'the defaults'}; differences no reading explains: {left}.")]
     if inf.confirm is not None:
         c = inf.confirm
         out.append(say(lang, f"Kiểm lại với các cách đọc đó: {c.hands} ván mới (hạt giống "
