@@ -221,9 +221,13 @@ class Witness:
     mismatch: Mismatch
     before: int  # mismatches of other differences earlier in the same hand
     sent: table_mod.Rules | None = None  # the rules the engine was sent, if not `rules`
+    clean: bool = True  # chanspec's explanation of the disputed action names its rows
 
-    def size(self) -> tuple[int, int, int, tuple[int, ...]]:
-        return (self.before, len(self.actions), len(self.choices), self.choices)
+    def size(self) -> tuple[bool, int, int, int, tuple[int, ...]]:
+        """Smaller is simpler: a witness whose replay names the deciding rows, with
+        fewer other differences before it, fewer steps, fewer and smaller choices."""
+        return (not self.clean, self.before, len(self.actions), len(self.choices),
+                self.choices)
 
 
 @dataclass
@@ -237,6 +241,7 @@ class Difference:
     count: int = 0
     hands: int = 0  # hands in which it showed
     first_hand: int = -1
+    first_pos: int = 0  # its place among the mismatches of that hand
     witness: Witness | None = None
     shrunk: Witness | None = None
     shrink_plays: int = 0
@@ -278,6 +283,14 @@ SOURCE_LABEL = {"draw": ("quân bốc", "a drawn card"), "discard": ("quân đá
                 "the end of the hand")}
 
 
+def _disputed(m: Mismatch) -> Action:
+    """The action a legal-action mismatch is about: one the engine allows and the rules
+    forbid if any (else one it lacks); a claim or a discard before a pass or a timeout."""
+    d = next((d for d in m.seats if d.extra), m.seats[0])
+    pool = d.extra or d.missing
+    return min(pool, key=lambda a: (a.kind in ("pass", "timeout"), a))
+
+
 def _deciding_rules(ref: State, a: Action, more: bool) -> tuple[str, ...]:
     """The rule ids that decide `a` on chanspec's side.  For a win the engine claims and
     the rules refuse, the win judgement's own rows when the hand is not complete (the
@@ -305,10 +318,8 @@ def classify(ref: State, m: Mismatch, prev: Action | None) -> tuple[tuple[Any, .
         src = f"{src}-turn"
     svi, sen = SOURCE_LABEL.get(src, (src, src))
     if m.kind == "legal" and not m.desync:
-        d = next((d for d in m.seats if d.extra), m.seats[0])
-        more = bool(d.extra)
-        pool = d.extra or d.missing
-        a = min(pool, key=lambda a: (a.kind in ("pass", "timeout"), a))
+        more = any(d.extra for d in m.seats)
+        a = _disputed(m)
         rules = sorted(_deciding_rules(ref, a, more))
         key = ("legal", a.kind, src, tuple(rules), "more" if more else "less")
         if more:
@@ -536,8 +547,11 @@ class Runner:
             if pb.phase == "window":
                 m.resolution = replay.claim_resolution(pb, prev, ref)
         key, en, vi, rows = classify(ref, m, prev)
+        clean = True
+        if m.kind == "legal" and not m.desync and rows:
+            clean = bool(set(ref.explain(_disputed(m)).rules) & set(rows))
         w = Witness(tuple(choices), hr.rules, hr.deal, tuple(hr.actions), m, before,
-                    None if hr.sent is hr.rules else hr.sent)
+                    None if hr.sent is hr.rules else hr.sent, clean)
         hr.found.append((key, en, vi, rows, w))
         if target is not None and key == target:
             hr.target_hit = w
@@ -796,7 +810,7 @@ class _Collector:
             self.hands += 1
             self.steps += len(hr.actions)
             seen_here: set[tuple[Any, ...]] = set()
-            for key, en, vi, rows, w in hr.found:
+            for pos, (key, en, vi, rows, w) in enumerate(hr.found):
                 self.mismatches += 1
                 d = self.by_key.get(key)
                 if d is None:
@@ -807,9 +821,8 @@ class _Collector:
                 if key not in seen_here:
                     d.hands += 1
                     seen_here.add(key)
-                if d.witness is None or index < d.first_hand or (
-                        index == d.first_hand and w.size() < d.witness.size()):
-                    d.witness, d.first_hand = w, index
+                if d.witness is None or (index, pos) < (d.first_hand, d.first_pos):
+                    d.witness, d.first_hand, d.first_pos = w, index, pos
             if hr.found and self.stop_first:
                 self.stopped = "first"
                 self.stop.set()
@@ -898,7 +911,7 @@ def campaign(command: str | Sequence[str], *, hands: int = 100, seed: int | None
         result.status, result.error = "engine-error", err
         result.scenario = Scenario(hr.rules, hr.deal, tuple(hr.actions))
         result.log = failure_log(result)
-    diffs = sorted(col.by_key.values(), key=lambda d: d.first_hand)
+    diffs = sorted(col.by_key.values(), key=lambda d: (d.first_hand, d.first_pos))
     result.differences = diffs
     if diffs:
         engine = Engine(command, timeout)
