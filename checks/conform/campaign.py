@@ -745,6 +745,8 @@ class CampaignResult:
     steps: int = 0
     evaluations: int = 0  # hands played in all, shrinking included
     seconds: float = 0.0
+    play_seconds: float = 0.0  # comparing hands after each engine's first (no shrinking)
+    play_hands: int = 0  # the hands compared in play_seconds
     first_steps: int | None = None  # steps of the first difference's witness, unshrunk
     scenario: Scenario | None = None  # the first difference's shortest witness
     mismatch: Mismatch | None = None
@@ -768,7 +770,8 @@ class CampaignResult:
         return {
             "result": self.status, "command": self.command, "seed": self.seed,
             "hands": self.hands, "steps": self.steps, "evaluations": self.evaluations,
-            "seconds": round(self.seconds, 3), "first_failure_steps": self.first_steps,
+            "seconds": round(self.seconds, 3), "play_seconds": round(self.play_seconds, 3),
+            "first_failure_steps": self.first_steps,
             "jobs": self.jobs, "legal_all": self.legal_all, "stopped": self.stopped or None,
             "mismatches": self.mismatches,
             "differences": [d.as_json() for d in self.differences],
@@ -863,6 +866,7 @@ def campaign(command: str | Sequence[str], *, hands: int = 100, seed: int | None
     counter = iter(range(hands))
     counter_lock = threading.Lock()
     runners: list[Runner] = []
+    gen_start: list[float] = []  # when each engine had played its first hand
     start_errors: list[EngineError] = []
 
     def worker() -> None:
@@ -875,6 +879,7 @@ def campaign(command: str | Sequence[str], *, hands: int = 100, seed: int | None
             return
         runner = Runner(engine, table, players, choices, max_steps, readings)
         runners.append(runner)
+        first = True
         try:
             while not col.stop.is_set():
                 with counter_lock:
@@ -884,6 +889,10 @@ def campaign(command: str | Sequence[str], *, hands: int = 100, seed: int | None
                 ch = Choices((), random.Random(hand_seed(seed, i)))
                 hr = runner.play(ch, stop_first=stop_at_first)
                 col.add(i, hr)
+                if first:  # the first hand also waited for the engine to start
+                    first = False
+                    with counter_lock:
+                        gen_start.append(time.monotonic())
                 if hr.error is not None:
                     break
         finally:
@@ -898,6 +907,9 @@ def campaign(command: str | Sequence[str], *, hands: int = 100, seed: int | None
             t.start()
         for t in threads:
             t.join()
+    if gen_start:
+        result.play_seconds = time.monotonic() - min(gen_start)
+        result.play_hands = max(0, col.hands - len(gen_start))
     result.hands, result.steps, result.mismatches = col.hands, col.steps, col.mismatches
     result.stopped = col.stopped
     result.legal_all = any(r.legal_all for r in runners)
