@@ -251,3 +251,18 @@ def test_infer_options_names_three_readings_and_the_bug(capsys: Any, tmp_path: P
     # every difference of the table has its own replayable witness log
     for d in data["differences"]:
         assert d["log"] and Path(d["log"]).exists()
+
+
+def test_the_engine_state_says_where_it_is() -> None:
+    """With the optional 'state' request, a difference where the engine waits for other
+    seats says where the engine is: here it gave the card to the eater (its turn to
+    discard) where the rules gave it to the chíu (a return is due)."""
+    res = conform.campaign(engine("eat_before_chiu"), hands=200, seed=2, timeout=10,
+                           shrink_budget=10)
+    assert res.differences
+    d = res.differences[0]
+    assert d.key == ("turn", "claims", ("chiu-before-eat",)), d.key
+    assert len(res.differences) == 1  # after an eat or a chíu: one decision point
+    assert d.states is not None and "pending" in d.states["differ"]
+    assert d.states["rules"]["phase"] == "return" and d.states["engine"]["phase"] == "discard"
+    assert "the engine is elsewhere" in conform.render_table(res, "en", say)

@@ -26,7 +26,7 @@ from typing import Any
 
 from chanspec.checks.conform import logs, replay
 from chanspec.checks.conform.driver import Engine, EngineError
-from chanspec.checks.conform.refengine import outcome_json
+from chanspec.checks.conform.refengine import outcome_json, state_json
 from chanspec.model import cards
 from chanspec.model import table as table_mod
 from chanspec.model.game import Action, Deal, State
@@ -248,6 +248,7 @@ class Difference:
     log: list[dict[str, Any]] = field(default_factory=list)
     saved: str | None = None
     explained_by: list[tuple[str, str]] = field(default_factory=list)
+    states: dict[str, Any] | None = None  # chanspec's and the engine's 'state' there
 
     @property
     def best(self) -> Witness:
@@ -265,7 +266,7 @@ class Difference:
                             "options": dict(sorted(w.rules.options.items())),
                             "deal": w.deal.as_json(),
                             "actions": [a.as_json() for a in w.actions]},
-                "mismatch": w.mismatch.as_json(), "log": self.saved,
+                "mismatch": w.mismatch.as_json(), "log": self.saved, "states": self.states,
                 "explained_by": [{"row": r, "value": v} for r, v in self.explained_by]}
 
 
@@ -331,12 +332,16 @@ def classify(ref: State, m: Mismatch, prev: Action | None) -> tuple[tuple[Any, .
                 f"engine không cho {a.kind} với {svi}, luật cho ({', '.join(rules)})", rules)
     if m.kind == "legal":
         res = sorted(m.resolution)
+        if res:  # competing claims settled: the rows that settled them are the point
+            key = ("turn", "claims", tuple(res))
+            return (key, f"after competing claims settled by {', '.join(res)}, the engine "
+                    "waits for other seats than the rules",
+                    f"sau khi phân xử nhiều người nhận quân theo {', '.join(res)}, engine "
+                    "chờ người khác với luật", res)
         pk = prev.kind if prev is not None else "start"
-        key = ("turn", pk, tuple(res))
-        why = f" settled by {', '.join(res)}" if res else ""
-        whyvi = f" phân xử theo {', '.join(res)}" if res else ""
-        return (key, f"after {pk}{why}, the engine waits for other seats than the rules",
-                f"sau {pk}{whyvi}, engine chờ người khác với luật", res)
+        key = ("turn", pk, ())
+        return (key, f"after {pk}, the engine waits for other seats than the rules",
+                f"sau {pk}, engine chờ người khác với luật", res)
     if m.kind == "refused" and m.refused is not None:
         rules = sorted(ref.explain(m.refused).rules)
         key = ("refused", m.refused.kind, src, tuple(rules))
@@ -387,6 +392,7 @@ class Runner:
         self.max_steps = max_steps
         self.overrides = dict(overrides or {})  # chanspec's own readings (--infer-options)
         self.legal_all: bool | None = None  # learnt from the 'start' answer
+        self.state_op = False  # the engine answers 'state' (its start answer says so)
         self.plays = 0
         self._lookup: dict[tuple[Any, ...], Action] = {}
         self._rules: dict[tuple[Any, ...], table_mod.Rules] = {}
@@ -443,7 +449,9 @@ class Runner:
                                    f"{resp.get('error', '(no error message)')}")
         if self.legal_all is None:
             feats = resp.get("accepts")
-            self.legal_all = isinstance(feats, list) and "legal_all" in feats
+            feats = feats if isinstance(feats, list) else []
+            self.legal_all = "legal_all" in feats
+            self.state_op = "state" in feats
 
     def _legal_reqs(self, n: int) -> list[dict[str, Any]]:
         if self.legal_all:
@@ -499,6 +507,23 @@ class Runner:
                              "(PROTOCOL.md: every action once, without duplicates)")
             out.add(act)
         return frozenset(out)
+
+    def states_at(self, w: Witness) -> dict[str, Any] | None:
+        """At the witness's difference: what chanspec and the engine each think is
+        happening (the engine's optional 'state'), and which fields differ."""
+        if not self.state_op:
+            return None
+        e = self.engine
+        self._restart(w.sent or w.rules, w.deal, w.actions)
+        e.submit_texts(['{"op":"state"'])
+        r = e.receive()
+        theirs = r.get("state") if r["ok"] else None
+        if not isinstance(theirs, dict):
+            raise e.fail("protocol", "'state' must answer with a 'state' object; got "
+                         f"{str(r)[:200]}")
+        mine = state_json(State.replay(w.rules, w.deal, w.actions))
+        differ = [k for k in mine if theirs.get(k) != mine[k]]
+        return {"rules": mine, "engine": {k: theirs.get(k) for k in mine}, "differ": differ}
 
     def conforms_through(self, w: Witness, mine: table_mod.Rules) -> bool:
         """With chanspec playing `mine`, does the engine agree at the witness's own
@@ -934,6 +959,7 @@ def campaign(command: str | Sequence[str], *, hands: int = 100, seed: int | None
                 assert d.witness is not None
                 try:
                     d.shrunk, d.shrink_plays = shrink(runner, d.key, d.witness, shrink_budget)
+                    d.states = runner.states_at(d.best)
                 except EngineError as exc:
                     if result.error is None:
                         result.status, result.error = "engine-error", exc
@@ -1247,7 +1273,18 @@ def render_table(result: CampaignResult, lang: str, say: Any) -> str:
                        f"{len(w.actions)} bước{saved}; dòng luật: {rows}",
                        f"{d.count} time(s) in {d.hands} hand(s); shortest witness "
                        f"{len(w.actions)} step(s){saved}; rows: {rows}", "     "))
+        if d.states and d.states["differ"]:
+            r, e = d.states["rules"], d.states["engine"]
+            out.append(say(lang, f"engine đang ở chỗ khác: {_where(e)}; theo luật: {_where(r)}",
+                           f"the engine is elsewhere: {_where(e)}; by the rules: {_where(r)}",
+                           "     "))
     return "\n".join(out)
+
+
+def _where(st: Mapping[str, Any]) -> str:
+    card = f"{st.get('card')} ({st.get('source')}, gate {st.get('gate')})" \
+        if st.get("card") else st.get("phase")
+    return f"{card}, pending {st.get('pending')}, nọc {st.get('noc')}"
 
 
 def render_inference(inf: Inference, lang: str, say: Any) -> str:

@@ -12,6 +12,8 @@ output, as specified in vectors/PROTOCOL.md:
   ``{"ok":true,"accepts":["legal_all"]}``)
 * ``{"op":"outcome"}`` -> ``{"ok":true,"terminal":false}`` or
   ``{"ok":true,"terminal":true,"outcome":{"result":..,"winner":..,"kind":..,"card":..}}``
+* ``{"op":"state"}`` -> ``{"ok":true,"state":{"phase":..,"card":..,"source":..,"gate":..,
+  "pending":[..],"noc":N}}``
 * ``{"op":"quit"}`` -> ``{"ok":true}``, then the process exits.
 
 A request's ``id``, when present, is echoed in its response.
@@ -28,10 +30,11 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from chanspec.checks.conform import logs
+from chanspec.model import cards
 from chanspec.model import table as table_mod
 from chanspec.model.game import Action, Deal, State
 
-ACCEPTS = ("legal_all",)  # optional requests this engine answers (its 'start' says so)
+ACCEPTS = ("legal_all", "state")  # optional requests this engine answers (its 'start' says so)
 RulesHook = Callable[[table_mod.Rules], table_mod.Rules]
 StateFactory = Callable[[table_mod.Rules, Deal], State]
 
@@ -43,6 +46,17 @@ def outcome_json(st: State) -> dict[str, Any]:
         return {"terminal": False}
     return {"terminal": True, "outcome": {"result": o["result"], "winner": o.get("winner"),
                                           "kind": o.get("kind"), "card": o.get("card")}}
+
+
+def state_json(st: State) -> dict[str, Any]:
+    """What the engine thinks is happening (the optional ``state`` request): the phase,
+    the card face up and where it came from, whose decision is pending, the nọc left."""
+    w = st.window if st.phase == "window" else None
+    return {"phase": st.phase,
+            "card": None if w is None else cards.CODES[w.card],
+            "source": None if w is None else w.source,
+            "gate": None if w is None else w.gate,
+            "pending": list(st.pending()), "noc": st.noc_left()}
 
 
 class _Raw(str):
@@ -116,9 +130,9 @@ class Session:
                 return self._start(req)
             if op == "quit":
                 return {"ok": True}
-            if op not in ("apply", "legal", "legal_all", "outcome"):
+            if op not in ("apply", "legal", "legal_all", "outcome", "state"):
                 return {"ok": False, "error": f"unknown op {op!r}; ops: start, apply, legal, "
-                        "legal_all, outcome, quit"}
+                        "legal_all, outcome, state, quit"}
             if self.state is None:
                 return {"ok": False, "error": "no hand started: send a 'start' request first"}
             if op == "legal":
@@ -132,6 +146,8 @@ class Session:
                 return {"ok": True, "actions": acts if raw else json.loads(f"[{acts}]")}
             if op == "outcome":
                 return {"ok": True, **outcome_json(self.state)}
+            if op == "state":
+                return {"ok": True, "state": state_json(self.state)}
             return self._apply(req)
         except logs.LogError as exc:
             return {"ok": False, "error": f"field {exc.field!r}: {exc.message}"}
