@@ -266,3 +266,16 @@ def test_the_engine_state_says_where_it_is() -> None:
     assert d.states is not None and "pending" in d.states["differ"]
     assert d.states["rules"]["phase"] == "return" and d.states["engine"]["phase"] == "discard"
     assert "the engine is elsewhere" in conform.render_table(res, "en", say)
+
+
+def test_an_engine_with_one_win_action_declares_its_mapping() -> None:
+    """An engine calling ù and chíu-ù both 'u' conforms once its start answer declares
+    {"chiu-u": "u"}; without the declaration its chíu-ù shows up as a difference."""
+    declared = conform.campaign(engine("one_win_action"), hands=150, seed=5, timeout=10,
+                                shrink_budget=5)
+    assert declared.status == "conforming", conform.render_table(declared, "en", say)
+    silent = conform.campaign(engine("one_win_action", "--silent"), hands=150, seed=5,
+                              timeout=10, shrink_budget=5)
+    assert silent.status == "mismatch"
+    assert any(d.key[1] == "chiu-u" and d.key[-1] == "less" for d in silent.differences)
+    assert declared.hands == silent.hands == 150 and declared.steps > 1000

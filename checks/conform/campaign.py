@@ -20,7 +20,7 @@ import json
 import random
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -393,6 +393,9 @@ class Runner:
         self.overrides = dict(overrides or {})  # chanspec's own readings (--infer-options)
         self.legal_all: bool | None = None  # learnt from the 'start' answer
         self.state_op = False  # the engine answers 'state' (its start answer says so)
+        # chanspec's action types as the engine names them (its start answer's
+        # "action_names", e.g. {"chiu-u": "u"} for an engine with one win action)
+        self.rename: dict[str, str] = {}
         self.plays = 0
         self._lookup: dict[tuple[Any, ...], Action] = {}
         self._rules: dict[tuple[Any, ...], table_mod.Rules] = {}
@@ -452,6 +455,14 @@ class Runner:
             feats = feats if isinstance(feats, list) else []
             self.legal_all = "legal_all" in feats
             self.state_op = "state" in feats
+            names = resp.get("action_names", {})
+            if not isinstance(names, dict) or any(
+                    k not in logs.ACTION_TYPES or v not in logs.ACTION_TYPES
+                    for k, v in names.items()):
+                raise self.engine.fail("protocol", "'action_names' in the start answer must "
+                                       "map action types to action types, e.g. "
+                                       '{"chiu-u": "u"}; got ' + str(names)[:200])
+            self.rename = {k: v for k, v in names.items() if k != v}
 
     def _legal_reqs(self, n: int) -> list[dict[str, Any]]:
         if self.legal_all:
@@ -544,7 +555,7 @@ class Runner:
             if not e.receive()["ok"]:
                 return False
             ref.apply(a, check=False)
-        mine_acts = frozenset(ref.legal_actions())
+        mine_acts = self.view(ref.legal_actions())
         if w.mismatch.kind == "outcome":
             if mine_acts:
                 return False
@@ -557,7 +568,7 @@ class Runner:
         theirs = self._read_legal(n, mine_acts)
         if w.mismatch.kind == "refused" and w.mismatch.refused is not None:
             a = w.mismatch.refused
-            if a not in mine_acts or a not in theirs:
+            if self._renamed(a) not in mine_acts or self._renamed(a) not in theirs:
                 return theirs == mine_acts
             e.submit_texts([self._apply_text(a)])
             return bool(e.receive()["ok"]) and theirs == mine_acts
@@ -608,7 +619,7 @@ class Runner:
                     break
                 pos = len(ch.made)
                 a = acts[ch.choose(len(acts))]
-                plan.append((frozenset(acts), a, pos))
+                plan.append((self.view(acts), a, pos))
                 texts.append(self._apply_text(a))
                 ref.apply(a, check=False)
             e.submit_texts(texts)
@@ -623,10 +634,10 @@ class Runner:
                     if hit or stop_first or m.desync or a is None:
                         e.drain()  # the hand ends here (no outcome after a mismatch)
                         return
-                    if a not in theirs:
+                    if self._renamed(a) not in theirs:
                         # planned along an action the engine does not allow: rebuild the
                         # engine's hand here and go on along one both sides allow
-                        both = [x for x in at.legal_actions() if x in theirs]
+                        both = [x for x in at.legal_actions() if self._renamed(x) in theirs]
                         if not both:
                             e.drain()
                             return
@@ -649,6 +660,17 @@ class Runner:
                 if replan:
                     break
 
+    def view(self, acts: Iterable[Action]) -> frozenset[Action]:
+        """chanspec's actions as the engine names them."""
+        if not self.rename:
+            return acts if isinstance(acts, frozenset) else frozenset(acts)
+        r = self.rename
+        return frozenset(Action(r.get(a.kind, a.kind), a.seat, a.card) for a in acts)
+
+    def _renamed(self, a: Action) -> Action:
+        k = self.rename.get(a.kind)
+        return a if k is None else Action(k, a.seat, a.card)
+
     def _legal_texts(self, n: int) -> list[str]:
         if self.legal_all:
             return ['{"op":"legal_all"']
@@ -658,7 +680,7 @@ class Runner:
         t = self._texts.get(a)
         if t is None:
             t = self._texts[a] = '{"op":"apply","action":' + json.dumps(
-                a.as_json(), separators=(",", ":")) + ""
+                self._renamed(a).as_json(), separators=(",", ":"))
         return t
 
     def _apply_answer(self, hr: HandResult, a: Action, target: tuple[Any, ...] | None
@@ -675,11 +697,14 @@ class Runner:
     def _legal_mismatch(self, ref: State, mine: frozenset[Action], theirs: frozenset[Action],
                         step: int) -> Mismatch:
         diffs = []
+        back = {self._renamed(a): a for a in ref.legal_actions()} if self.rename else {}
         for s in range(ref.n):
             t = {a for a in theirs if a.seat == s}
             m = {a for a in mine if a.seat == s}
             if t != m:
-                diffs.append(SeatDiff(s, sorted(t - m), sorted(m - t)))
+                # chanspec's own names for its actions (explained by its rules)
+                diffs.append(SeatDiff(s, sorted(t - m),
+                                      sorted(back.get(a, a) for a in m - t)))
         # the engine waits for other seats than the rules do: it is elsewhere in the hand
         desync = {a.seat for a in mine if a.kind != "timeout"} != \
             {a.seat for a in theirs if a.kind != "timeout"}
@@ -698,6 +723,10 @@ class Runner:
                                        "'outcome' object")
             theirs["outcome"] = {k: o.get(k) for k in ("result", "winner", "kind", "card")}
         mine = outcome_json(ref)
+        if self.rename and mine.get("outcome"):
+            o = dict(mine["outcome"])
+            o["kind"] = self.rename.get(o["kind"], o["kind"]) if o.get("kind") else o["kind"]
+            mine = {**mine, "outcome": o}
         if theirs != mine:
             return Mismatch(len(ref.history), "outcome", reference_outcome=mine,
                             engine_outcome=theirs)

@@ -111,9 +111,11 @@ class Session:
     """One engine's state between requests."""
 
     def __init__(self, rules_hook: RulesHook | None = None,
-                 state_factory: StateFactory | None = None):
+                 state_factory: StateFactory | None = None,
+                 declare: dict[str, Any] | None = None):
         self.rules_hook = rules_hook
         self.state_factory = state_factory or (lambda r, d: State(r, d))
+        self.declare = dict(declare or {})  # more fields of the 'start' answer
         self.state: State | None = None
         self.tables: dict[str, _ResolvedOnce] = {}
         self._legal: tuple[frozenset[Action], _Raw] | None = None
@@ -167,7 +169,7 @@ class Session:
             rules = self.rules_hook(rules)
         self.state = self.state_factory(rules, deal)
         self._legal = None
-        return {"ok": True, "accepts": list(ACCEPTS)}
+        return {"ok": True, "accepts": list(ACCEPTS), **self.declare}
 
     def _legal_all(self) -> Any:
         """Every seat's legal actions (kept until the next apply or start)."""
@@ -204,11 +206,12 @@ class Session:
 
 def serve(stdin: TextIO | None = None, stdout: TextIO | None = None, *,
           rules_hook: RulesHook | None = None,
-          state_factory: StateFactory | None = None) -> int:
+          state_factory: StateFactory | None = None,
+          declare: dict[str, Any] | None = None) -> int:
     """Answer requests until ``quit`` or the end of input."""
     inp = stdin or sys.stdin
     out = stdout or sys.stdout
-    session = Session(rules_hook, state_factory)
+    session = Session(rules_hook, state_factory, declare)
     for line in inp:
         if not line.strip():
             continue
