@@ -2,11 +2,14 @@
 
 Plays generated hands on the reference machine and on the engine (run as CMD, spoken to
 over the JSON-lines protocol of vectors/PROTOCOL.md) in lockstep, compares the legal
-actions of every seat at every step and the outcome, and shrinks the first mismatch to
-a minimal scenario: printed step by step and saved as a game log for ``chanspec replay``.
+actions of every seat at every step and the outcome, and goes on past mismatches: every
+distinct difference is counted and its first witness shrunk to a minimal scenario (the
+first printed step by step; each saved as a game log for ``chanspec replay``).
+``--infer-options`` then says which readings of the open rows the engine plays.
 
-Exit codes: 0 no mismatch in N hands, 1 a mismatch or an engine failure (timeout,
-crash, garbage output, protocol error), 2 bad input.
+Exit codes: 0 no mismatch in N hands, 1 a difference or an engine failure (timeout,
+crash, garbage output, protocol error), 2 bad input (a bad flag value, an engine command
+that does not exist or is not executable).
 """
 
 from __future__ import annotations
