@@ -242,6 +242,7 @@ class Difference:
     hands: int = 0  # hands in which it showed
     first_hand: int = -1
     first_pos: int = 0  # its place among the mismatches of that hand
+    witness_hand: int = -1  # the hand of `witness`, the simplest occurrence seen
     witness: Witness | None = None
     shrunk: Witness | None = None
     shrink_plays: int = 0
@@ -879,7 +880,10 @@ class _Collector:
                     d.hands += 1
                     seen_here.add(key)
                 if d.witness is None or (index, pos) < (d.first_hand, d.first_pos):
-                    d.witness, d.first_hand, d.first_pos = w, index, pos
+                    d.first_hand, d.first_pos = index, pos
+                # the simplest occurrence seen is shrunk (ties: the earliest hand)
+                if d.witness is None or (w.size(), index) < (d.witness.size(), d.witness_hand):
+                    d.witness, d.witness_hand = w, index
             if hr.found and self.stop_first:
                 self.stopped = "first"
                 self.stop.set()
