@@ -1,17 +1,21 @@
 """Differential testing: play hands on the reference machine and an external engine in
-lockstep, compare them at every step, and shrink any mismatch to a minimal scenario.
+lockstep, compare them at every step, and report every distinct difference.
 
-A *scenario* is a deal plus the actions played, all chosen by Hypothesis from its choice
-sequence: the deal is built card by card (seats are dealt mostly chắn, a mix, or random
-cards, so that wins, chíu and bans come up often), and each action is an index into the
-reference's legal actions at that point.  Because every choice goes through Hypothesis,
-`hypothesis.find` can shrink a failing scenario: fewer steps, simpler deals, earlier
-choices.
+A hand is made from a sequence of choices (`Choices`): the player count and options,
+the deal built card by card (seats are dealt mostly chắn, a mix, or random cards, so
+that wins, chíu and bans come up often), then each action as an index into the
+reference's legal actions.  Hand i of a campaign draws its choices from its own seed, so
+hands are independent (`--jobs`).  The recorded choices replay a hand exactly; shrinking
+edits them (cut, zero, lower) and keeps a smaller hand that shows the same difference.
 
 At each step the legal actions of *every* seat (pending or not) are compared as sets;
 after the last step both engines' outcomes are compared (result, winner, kind, card).
-The first difference is a `Mismatch`.  Engine failures (timeout, crash, garbage, protocol
-errors) stop the campaign at once and are reported with the last exchanges.
+A difference is a `Mismatch`, classified into a `Difference` by its decision point
+(`classify`); the hand goes on along an action both sides allow.  Requests are
+pipelined: chanspec plays ahead and sends a stretch of steps before reading the answers.
+Engine failures (timeout, crash, garbage, protocol errors) stop the campaign at once and
+are reported with the last exchanges.  `deals` (a Hypothesis strategy over the same deal
+builder) is kept for property tests.
 """
 
 from __future__ import annotations
