@@ -138,8 +138,8 @@ EXPECT: dict[str, tuple[int, str]] = {
 }
 
 
-def _run(args: list[str], timeout: float = 60) -> tuple[int, str, str, float, int]:
-    """Run chanspec; exit code, stdout, stderr, seconds, peak resident KiB."""
+def _run(args: list[str], timeout: float = 60) -> tuple[int, str, str, float]:
+    """Run chanspec; exit code, stdout, stderr, seconds."""
     t0 = time.monotonic()
     p = subprocess.Popen([*CHANSPEC, *args],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -150,11 +150,7 @@ def _run(args: list[str], timeout: float = 60) -> tuple[int, str, str, float, in
         out, err = p.communicate()
         raise AssertionError(f"chanspec {' '.join(args)} ran over {timeout} s") from None
     took = time.monotonic() - t0
-    # the peak resident size of chanspec itself (and what it waited for)
-    import resource
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return p.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), \
-        took, peak
+    return p.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), took
 
 
 def _clean(code: int, out: str, err: str) -> None:
@@ -167,7 +163,7 @@ def test_a_hostile_engine_is_reported_clearly(name: str, tmp_path: Path) -> None
     script = tmp_path / f"{name}.py"
     script.write_text(PRELUDE + textwrap.dedent(ENGINES[name]), encoding="utf-8")
     save = tmp_path / "found.ndjson"
-    code, out, err, took, _ = _run(
+    code, out, err, took = _run(
         ["conform", "--impl", f"{PY} {script}", "--hands", "5", "--seed", "1",
          "--timeout", "3", "--players", "4", "--save", str(save), "--lang", "en"])
     _clean(code, out, err)
@@ -200,7 +196,7 @@ BAD_TIMEOUTS = ["nan", "inf", "-inf", "0", "-1", "soon"]
 
 @pytest.mark.parametrize("value", BAD_TIMEOUTS)
 def test_a_bad_timeout_is_refused(value: str) -> None:
-    code, out, err, _, _ = _run(["conform", "--impl", f"{PY} -m chanspec.checks.cli.app serve",
+    code, out, err, _ = _run(["conform", "--impl", f"{PY} -m chanspec.checks.cli.app serve",
                                  f"--timeout={value}", "--hands", "1"])
     _clean(code, out, err)
     assert code == 2 and "--timeout" in err and "seconds" in err, err
@@ -227,8 +223,7 @@ MISSING = [
 def test_an_engine_command_that_cannot_run(name: str, command: object, words: str,
                                            tmp_path: Path) -> None:
     cmd = command(tmp_path)  # type: ignore[operator]
-    code, out, err, took, _ = _run(["conform", "--impl", cmd, "--hands", "1"],
-                                   timeout=30)
+    code, out, err, _ = _run(["conform", "--impl", cmd, "--hands", "1"], timeout=30)
     _clean(code, out, err)
     assert code == 2, (code, out, err)
     lines = [ln for ln in err.splitlines() if ln.strip()]
