@@ -155,3 +155,127 @@ def test_deals_are_well_formed_and_varied() -> None:
 
     check()
     assert len(seen) > 10
+
+
+# --------------------------------------------------------------------------- every difference
+
+
+def test_two_bugs_one_behind_the_other_are_both_reported() -> None:
+    """Bug 1 shows at step 0 of every hand; bug 2 (pass-chan-ban ignored) only later.
+    Stopping at the first mismatch sees bug 1 only; one campaign reports both."""
+    cmd = engine("two_bugs")
+    first = conform.campaign(cmd, hands=60, seed=3, timeout=10, players=(4,),
+                             shrink_budget=10, stop_at_first=True)
+    assert first.status == "mismatch" and len(first.differences) == 1
+    assert first.stopped == "first" and first.hands == 1
+    assert first.differences[0].key[:2] == ("legal", "pass")
+    res = conform.campaign(cmd, hands=300, seed=3, timeout=10, players=(4,), shrink_budget=30)
+    keys = [d.key for d in res.differences]
+    assert res.status == "mismatch" and res.exit_code == 1
+    opening = [d for d in res.differences if d.key[:3] == ("legal", "pass", "opening")]
+    assert len(opening) == 1 and opening[0].count == res.hands  # every hand, counted once
+    assert opening[0].best.mismatch.step == 0
+    ban = [d for d in res.differences if "pass-chan-ban" in d.rows]
+    assert ban, keys
+    # the hidden one was reached by going on along chanspec's action past bug 1
+    w = ban[0].best
+    assert w.before >= 1 and len(w.actions) >= 1
+    assert sum(d.count for d in res.differences) == res.mismatches
+
+
+def test_max_differences_stops_generation() -> None:
+    res = conform.campaign(engine("two_bugs"), hands=300, seed=3, timeout=10, players=(4,),
+                           shrink_budget=5, max_differences=2)
+    assert len(res.differences) == 2 and res.stopped == "max-differences"
+    assert res.hands < 300
+
+
+def test_every_witness_log_replays_to_its_difference(tmp_path: Path) -> None:
+    res = conform.campaign(engine("pass_chan"), hands=120, seed=1, timeout=10,
+                           shrink_budget=20, players=(4,))
+    assert len(res.differences) >= 2
+    for i, d in enumerate(res.differences):
+        path = tmp_path / f"d{i}.ndjson"
+        path.write_text(logs.dumps(d.log), encoding="utf-8")
+        rep = replay.replay_path(str(path))
+        assert rep.status in ("conforming", "divergence"), (d.label_en, rep.error)
+        assert d.log[0]["x-conform"]["difference"] == d.label_en
+        assert len(d.best.actions) <= len(d.witness.actions) if d.witness else True
+
+
+def test_jobs_do_not_change_the_result() -> None:
+    one = conform.campaign(engine("pass_chan"), hands=40, seed=4, timeout=10, players=(4,),
+                           shrink_budget=0)
+    two = conform.campaign(engine("pass_chan"), hands=40, seed=4, timeout=10, players=(4,),
+                           shrink_budget=0, jobs=2)
+    assert two.jobs == 2
+    assert [(d.key, d.count, d.hands, d.first_hand) for d in one.differences] == \
+        [(d.key, d.count, d.hands, d.first_hand) for d in two.differences]
+    assert (one.hands, one.steps) == (two.hands, two.steps)
+
+
+def test_an_engine_without_legal_all_still_works(tmp_path: Path) -> None:
+    """The fallback: an engine whose start does not declare legal_all is asked seat by
+    seat (and would refuse legal_all)."""
+    script = tmp_path / "old_engine.py"
+    script.write_text(
+        "import json, sys\n"
+        "from chanspec.checks.conform.refengine import Session\n"
+        "s = Session()\n"
+        "for line in sys.stdin:\n"
+        "    req = json.loads(line)\n"
+        "    if req.get('op') == 'legal_all':\n"
+        "        resp = {'ok': False, 'error': 'unknown op'}\n"
+        "    else:\n"
+        "        resp = s.handle(req); resp.pop('accepts', None)\n"
+        "    resp['id'] = req.get('id')\n"
+        "    print(json.dumps(resp), flush=True)\n", encoding="utf-8")
+    res = conform.campaign([PY, str(script)], hands=6, seed=2, timeout=10)
+    assert res.status == "conforming" and not res.legal_all, conform.render(res, "en", say)
+    ref = conform.campaign(REFERENCE, hands=6, seed=2, timeout=10)
+    assert ref.legal_all and (ref.hands, ref.steps) == (res.hands, res.steps)
+
+
+def test_infer_options_names_three_readings_and_the_bug(capsys: Any, tmp_path: Path) -> None:
+    code = cli.main(["conform", "--impl", " ".join(engine("three_readings")), "--hands", "150",
+                     "--seed", "3", "--players", "4", "--shrink-budget", "20",
+                     "--infer-options", "--json", "--save", str(tmp_path / "w.ndjson")])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 1
+    inf = data["inference"]
+    assert inf["readings"] == {"lao-thang": "off", "drawn-card-offer": "next-only",
+                               "pass-ca-ban": "none"}
+    left = inf["confirm"]["differences"]
+    assert any("pass-chan-ban" in d["rows"] for d in left), inf["unexplained"]
+    assert not any(d["key"][0] == "legal" and d["key"][3] == ["pass-ca-ban"] for d in left)
+    # every difference of the table has its own replayable witness log
+    for d in data["differences"]:
+        assert d["log"] and Path(d["log"]).exists()
+
+
+def test_the_engine_state_says_where_it_is() -> None:
+    """With the optional 'state' request, a difference where the engine waits for other
+    seats says where the engine is: here it gave the card to the eater (its turn to
+    discard) where the rules gave it to the chíu (a return is due)."""
+    res = conform.campaign(engine("eat_before_chiu"), hands=200, seed=2, timeout=10,
+                           shrink_budget=10)
+    assert res.differences
+    d = res.differences[0]
+    assert d.key == ("turn", "claims", ("chiu-before-eat",)), d.key
+    assert len(res.differences) == 1  # after an eat or a chíu: one decision point
+    assert d.states is not None and "pending" in d.states["differ"]
+    assert d.states["rules"]["phase"] == "return" and d.states["engine"]["phase"] == "discard"
+    assert "the engine is elsewhere" in conform.render_table(res, "en", say)
+
+
+def test_an_engine_with_one_win_action_declares_its_mapping() -> None:
+    """An engine calling ù and chíu-ù both 'u' conforms once its start answer declares
+    {"chiu-u": "u"}; without the declaration its chíu-ù shows up as a difference."""
+    declared = conform.campaign(engine("one_win_action"), hands=150, seed=5, timeout=10,
+                                shrink_budget=5)
+    assert declared.status == "conforming", conform.render_table(declared, "en", say)
+    silent = conform.campaign(engine("one_win_action", "--silent"), hands=150, seed=5,
+                              timeout=10, shrink_budget=5)
+    assert silent.status == "mismatch"
+    assert any(d.key[1] == "chiu-u" and d.key[-1] == "less" for d in silent.differences)
+    assert declared.hands == silent.hands == 150 and declared.steps > 1000

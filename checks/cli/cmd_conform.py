@@ -2,17 +2,24 @@
 
 Plays generated hands on the reference machine and on the engine (run as CMD, spoken to
 over the JSON-lines protocol of vectors/PROTOCOL.md) in lockstep, compares the legal
-actions of every seat at every step and the outcome, and shrinks the first mismatch to
-a minimal scenario: printed step by step and saved as a game log for ``chanspec replay``.
+actions of every seat at every step and the outcome, and goes on past mismatches: every
+distinct difference is counted and its first witness shrunk to a minimal scenario (the
+first printed step by step; each saved as a game log for ``chanspec replay``).
+``--infer-options`` then says which readings of the open rows the engine plays.
 
-Exit codes: 0 no mismatch in N hands, 1 a mismatch or an engine failure (timeout,
-crash, garbage output, protocol error), 2 bad input.
+Exit codes: 0 no mismatch in N hands, 1 a difference or an engine failure (timeout,
+crash, garbage output, protocol error), 2 bad input (a bad flag value, an engine command
+that does not exist or is not executable).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
+import shlex
+import shutil
 import sys
 
 from chanspec.checks.cli.options import add_command, add_common, load_table, options_of
@@ -40,7 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="số ván tối đa / how many hands to compare at most (default 100)")
     p.add_argument("--seed", type=int, default=None, metavar="S",
                    help="hạt giống, in ra để chạy lại / the seed (printed; default random)")
-    p.add_argument("--timeout", type=float, default=5.0, metavar="SEC",
+    p.add_argument("--timeout", type=_seconds, default=5.0, metavar="SEC",
                    help="giới hạn mỗi yêu cầu / seconds the engine has per request (default 5)")
     p.add_argument("--shrink-budget", type=int, default=conform.DEFAULT_SHRINK_BUDGET,
                    metavar="N", help="số ván tối đa khi thu gọn / hands replayed at most while "
@@ -50,22 +57,78 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--vary-options", action="store_true",
                    help="thử mọi giá trị tùy chọn (trừ --option đã cố định) / also vary every "
                         "open/provisional option (those not fixed by --option)")
+    p.add_argument("--stop-at-first", action="store_true",
+                   help="dừng ở chỗ lệch đầu tiên / stop at the first mismatch (the old "
+                        "behaviour) instead of listing every distinct difference")
+    p.add_argument("--max-differences", type=int, default=None, metavar="N",
+                   help="dừng khi đã thấy N khác biệt / stop generating hands once N "
+                        "distinct differences are known")
+    p.add_argument("--jobs", type=int, default=1, metavar="N",
+                   help="số tiến trình engine song song / engine processes run in parallel "
+                        "on independent hands (default 1; each hand has its own seed)")
+    p.add_argument("--infer-options", action="store_true",
+                   help="tìm cách đọc luật mà engine chơi / find which readings of the open "
+                        "and provisional rows explain each difference, then confirm them "
+                        "with a fresh campaign")
     p.add_argument("--save", metavar="PATH",
-                   help="nơi lưu nhật ký kịch bản lệch / where to save the minimal scenario as "
-                        "a game log (default conform-<seed>.ndjson; with --json nothing is "
-                        "written unless --save is given: the scenario is in the JSON)")
+                   help="nơi lưu nhật ký kịch bản lệch / where to save the first difference's "
+                        "shortest witness as a game log (default conform-<seed>.ndjson); the "
+                        "others go beside it as <name>-2.ndjson, <name>-3.ndjson, …; with "
+                        "--json nothing is written unless --save is given (the logs are in "
+                        "the JSON)")
     add_common(p, players=False)
     p.add_argument("--players", type=int, choices=(4, 5), action="append",
                    help="số người chơi, lặp lại được / player count(s) to play (default 4 and 5)")
     p.set_defaults(func=run)
 
 
+def _seconds(text: str) -> float:
+    """A positive, finite number of seconds (argparse type: bad values exit 2)."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, found {text!r}"
+                                         ) from None
+    if not math.isfinite(v) or v <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive, finite number of seconds, "
+                                         f"found {text!r}")
+    return v
+
+
+def engine_problem(command: str) -> str | None:
+    """Why the engine command cannot be run, or None: checked before the campaign."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        return f"--impl {command!r} cannot be split into words: {exc}"
+    if not argv:
+        return "--impl is empty: give the command that runs the engine"
+    prog = argv[0]
+    if os.sep in prog or (os.altsep and os.altsep in prog):
+        if not os.path.exists(prog):
+            return f"--impl: {prog!r} does not exist"
+        if os.path.isdir(prog):
+            return f"--impl: {prog!r} is a directory, not a program"
+        if not os.access(prog, os.X_OK):
+            return (f"--impl: {prog!r} is not executable (chmod +x it, or run it through its "
+                    f"interpreter, e.g. --impl \"python3 {prog}\")")
+        return None
+    if shutil.which(prog) is None:
+        return f"--impl: command {prog!r} not found on PATH"
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     table = load_table(args)
     fixed = options_of(args, table)
-    if args.hands < 1 or args.timeout <= 0 or args.shrink_budget < 0 or args.max_steps < 1:
-        print("chanspec conform: --hands, --timeout and --max-steps must be positive, "
-              "--shrink-budget not negative", file=sys.stderr)
+    if args.hands < 1 or args.shrink_budget < 0 or args.max_steps < 1 or args.jobs < 1 or (
+            args.max_differences is not None and args.max_differences < 1):
+        print("chanspec conform: --hands, --max-steps, --jobs and --max-differences must be "
+              "positive, --shrink-budget not negative", file=sys.stderr)
+        return 2
+    problem = engine_problem(args.impl)
+    if problem is not None:
+        print(f"chanspec conform: {problem}", file=sys.stderr)
         return 2
     players = tuple(sorted(set(args.players or [4, 5])))
     # where the scenario will be saved is checked before the campaign, not after it
@@ -78,20 +141,35 @@ def run(args: argparse.Namespace) -> int:
         seed_text = "" if args.seed is None else str(args.seed)
         if seed_text:
             print(say(args.lang, f"Hạt giống: {seed_text}", f"Seed: {seed_text}"), flush=True)
+    common = dict(timeout=args.timeout, players=players, options=fixed,
+                  vary_options=args.vary_options, ruleset=args.ruleset,
+                  max_steps=args.max_steps, shrink_budget=args.shrink_budget, jobs=args.jobs)
     result = conform.campaign(
-        args.impl, hands=args.hands, seed=args.seed, timeout=args.timeout, players=players,
-        options=fixed, vary_options=args.vary_options, ruleset=args.ruleset,
-        max_steps=args.max_steps, shrink_budget=args.shrink_budget)
+        args.impl, hands=args.hands, seed=args.seed, stop_at_first=args.stop_at_first,
+        max_differences=args.max_differences, **common)  # type: ignore[arg-type]
+    inference = None
+    if args.infer_options and result.differences and result.error is None:
+        inference = conform.infer_readings(args.impl, result, hands=args.hands,
+                                           **common)  # type: ignore[arg-type]
     saved = None
     # --json writes nothing into the current folder unless --save asks for it: the
     # scenario is in the JSON itself (and the game log under "game_log")
     if result.log and (args.save or not args.json):
         saved = args.save or f"conform-{result.seed}.ndjson"
         write_atomic(saved, logs.dumps(result.log))
+    for i, d in enumerate(result.differences):
+        if i == 0:
+            d.saved = saved
+        elif d.log and saved:
+            stem, dot, ext = saved.rpartition(".")
+            d.saved = f"{stem}-{i + 1}.{ext}" if dot and "/" not in ext else f"{saved}-{i + 1}"
+            write_atomic(d.saved, logs.dumps(d.log))
     if args.json:
         out = result.as_json()
         out["log"] = saved
         out["game_log"] = result.log or None
+        if inference is not None:
+            out["inference"] = inference.as_json()
         print(json.dumps(out, ensure_ascii=False))
     else:
         text = conform.render(result, args.lang, say)
@@ -101,4 +179,8 @@ def run(args: argparse.Namespace) -> int:
         if saved:
             print(say(args.lang, f"Đã lưu kịch bản: {saved} (kiểm tra: chanspec replay {saved})",
                       f"Scenario saved: {saved} (check it: chanspec replay {saved})"))
+        if result.differences:
+            print(conform.render_table(result, args.lang, say))
+        if inference is not None:
+            print(conform.render_inference(inference, args.lang, say))
     return result.exit_code

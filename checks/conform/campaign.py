@@ -1,37 +1,40 @@
 """Differential testing: play hands on the reference machine and an external engine in
-lockstep, compare them at every step, and shrink any mismatch to a minimal scenario.
+lockstep, compare them at every step, and report every distinct difference.
 
-A *scenario* is a deal plus the actions played, all chosen by Hypothesis from its choice
-sequence: the deal is built card by card (seats are dealt mostly chắn, a mix, or random
-cards, so that wins, chíu and bans come up often), and each action is an index into the
-reference's legal actions at that point.  Because every choice goes through Hypothesis,
-`hypothesis.find` can shrink a failing scenario: fewer steps, simpler deals, earlier
-choices.
+A hand is made from a sequence of choices (`Choices`): the player count and options,
+the deal built card by card (seats are dealt mostly chắn, a mix, or random cards, so
+that wins, chíu and bans come up often), then each action as an index into the
+reference's legal actions.  Hand i of a campaign draws its choices from its own seed, so
+hands are independent (`--jobs`).  The recorded choices replay a hand exactly; shrinking
+edits them (cut, zero, lower) and keeps a smaller hand that shows the same difference.
 
 At each step the legal actions of *every* seat (pending or not) are compared as sets;
 after the last step both engines' outcomes are compared (result, winner, kind, card).
-The first difference is a `Mismatch`.  Engine failures (timeout, crash, garbage, protocol
-errors) stop the campaign at once and are reported with the last exchanges.
+A difference is a `Mismatch`, classified into a `Difference` by its decision point
+(`classify`); the hand goes on along an action both sides allow.  Requests are
+pipelined: chanspec plays ahead and sends a stretch of steps before reading the answers.
+Engine failures (timeout, crash, garbage, protocol errors) stop the campaign at once and
+are reported with the last exchanges.  `deals` (a Hypothesis strategy over the same deal
+builder) is kept for property tests.
 """
 
 from __future__ import annotations
 
+import json
 import random
+import threading
 import time
-import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from chanspec.checks.conform import logs, replay
 from chanspec.checks.conform.driver import Engine, EngineError
-from chanspec.checks.conform.refengine import outcome_json
+from chanspec.checks.conform.refengine import outcome_json, state_json
 from chanspec.model import cards
 from chanspec.model import table as table_mod
 from chanspec.model.game import Action, Deal, State
-from hypothesis import HealthCheck, Phase, Verbosity, find, settings
 from hypothesis import strategies as st
-from hypothesis.errors import NoSuchExample
 
 DEFAULT_MAX_STEPS = 400
 DEFAULT_SHRINK_BUDGET = 300  # hands replayed while shrinking, after the first failure
@@ -150,6 +153,7 @@ class Mismatch:
     reference_outcome: dict[str, Any] | None = None
     engine_outcome: dict[str, Any] | None = None
     resolution: list[str] = field(default_factory=list)  # rows that decided the last claim
+    desync: bool = False  # the engine waits for other seats: it is elsewhere in the hand
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -157,7 +161,7 @@ class Mismatch:
             "refused": None if self.refused is None else self.refused.as_json(),
             "refused_error": self.refused_error,
             "reference_outcome": self.reference_outcome, "engine_outcome": self.engine_outcome,
-            "resolution": self.resolution,
+            "resolution": self.resolution, "desync": self.desync,
         }
 
 
@@ -179,124 +183,543 @@ def _parse_actions(engine: Engine, resp: dict[str, Any], seat: int, n: int) -> s
     return out
 
 
-class _StopShrinking(KeyboardInterrupt):
-    """Raised to leave `hypothesis.find` at once when the shrinking budget is spent.
+class Choices:
+    """The choices that make a hand: replayed from `given`, then drawn from `rng` (or 0).
 
-    Hypothesis lets KeyboardInterrupt through untouched (any other exception would be
-    taken as a failure of the scenario), and `campaign` catches exactly this subclass.
+    Every choice is an integer in 0..k-1; `made` records the values used, so a hand can
+    be replayed exactly, and shrunk by editing the list (a value beyond the range of a
+    later choice is taken modulo it, a missing one is 0).
     """
+
+    def __init__(self, given: Sequence[int] = (), rng: random.Random | None = None):
+        self.given = list(given)
+        self.rng = rng
+        self.made: list[int] = []
+
+    def choose(self, k: int) -> int:
+        i = len(self.made)
+        if i < len(self.given):
+            v = self.given[i] % k
+        elif self.rng is not None:
+            v = self.rng.randrange(k)
+        else:
+            v = 0
+        self.made.append(v)
+        return v
+
+    def coin(self) -> bool:
+        return self.choose(2) == 1
+
+    def rewind(self, pos: int) -> None:
+        del self.made[pos:]
+
+
+@dataclass(frozen=True)
+class Witness:
+    """A hand that shows a difference: its choices, and how it went up to it."""
+
+    choices: tuple[int, ...]
+    rules: table_mod.Rules
+    deal: Deal
+    actions: tuple[Action, ...]  # the actions played before the mismatch
+    mismatch: Mismatch
+    before: int  # mismatches of other differences earlier in the same hand
+    sent: table_mod.Rules | None = None  # the rules the engine was sent, if not `rules`
+    clean: bool = True  # chanspec's explanation of the disputed action names its rows
+
+    def size(self) -> tuple[bool, int, int, int, tuple[int, ...]]:
+        """Smaller is simpler: a witness whose replay names the deciding rows, with
+        fewer other differences before it, fewer steps, fewer and smaller choices."""
+        return (not self.clean, self.before, len(self.actions), len(self.choices),
+                self.choices)
+
+
+@dataclass
+class Difference:
+    """One distinct difference: a decision point where the engine and the rules part."""
+
+    key: tuple[Any, ...]
+    label_en: str
+    label_vi: str
+    rows: list[str]
+    count: int = 0
+    hands: int = 0  # hands in which it showed
+    first_hand: int = -1
+    first_pos: int = 0  # its place among the mismatches of that hand
+    witness_hand: int = -1  # the hand of `witness`, the simplest occurrence seen
+    witness: Witness | None = None
+    shrunk: Witness | None = None
+    shrink_plays: int = 0
+    log: list[dict[str, Any]] = field(default_factory=list)
+    saved: str | None = None
+    explained_by: list[tuple[str, str]] = field(default_factory=list)
+    states: dict[str, Any] | None = None  # chanspec's and the engine's 'state' there
+
+    @property
+    def best(self) -> Witness:
+        w = self.shrunk or self.witness
+        assert w is not None
+        return w
+
+    def as_json(self) -> dict[str, Any]:
+        w = self.best
+        return {"difference": self.label_en, "difference_vi": self.label_vi,
+                "key": [list(k) if isinstance(k, tuple) else k for k in self.key],
+                "rows": self.rows, "count": self.count, "hands": self.hands,
+                "first_hand": self.first_hand, "witness_steps": len(w.actions),
+                "witness": {"players": w.rules.players,
+                            "options": dict(sorted(w.rules.options.items())),
+                            "deal": w.deal.as_json(),
+                            "actions": [a.as_json() for a in w.actions]},
+                "mismatch": w.mismatch.as_json(), "log": self.saved, "states": self.states,
+                "explained_by": [{"row": r, "value": v} for r, v in self.explained_by]}
+
+
+def _source(st: State) -> str:
+    if st.phase == "window" and st.window is not None:
+        return st.window.source
+    return st.phase
+
+
+SOURCE_LABEL = {"draw": ("quân bốc", "a drawn card"), "discard": ("quân đánh ra",
+                "a discarded card"), "return": ("quân trả cửa", "a returned card"),
+                "opening": ("lượt mở đầu", "the opening turn"),
+                "discard-turn": ("lượt đánh", "a discard turn"),
+                "return-turn": ("lượt trả cửa", "a return turn"), "over": ("cuối ván",
+                "the end of the hand")}
+
+
+def _disputed(m: Mismatch) -> Action:
+    """The action a legal-action mismatch is about: one the engine allows and the rules
+    forbid if any (else one it lacks); a claim or a discard before a pass or a timeout."""
+    d = next((d for d in m.seats if d.extra), m.seats[0])
+    pool = d.extra or d.missing
+    return min(pool, key=lambda a: (a.kind in ("pass", "timeout"), a))
+
+
+def _deciding_rules(ref: State, a: Action, more: bool) -> tuple[str, ...]:
+    """The rule ids that decide `a` on chanspec's side.  For a win the engine claims and
+    the rules refuse, the win judgement's own rows when the hand is not complete (the
+    first reason `explain` gives may be a window rule that also happens to refuse it)."""
+    if more and a.kind in ("u", "chiu-u") and ref.phase == "window" and ref.window:
+        v = ref.engine.judge(ref.held_faces(a.seat), ref.laid[a.seat], ref.window.card,
+                             a.kind)  # type: ignore[arg-type]
+        if not v.win:
+            return tuple(v.rules)
+    return ref.explain(a).rules
+
+
+def classify(ref: State, m: Mismatch, prev: Action | None) -> tuple[tuple[Any, ...], str, str,
+                                                                     list[str]]:
+    """The decision point of a mismatch: (key, label en, label vi, rule ids involved).
+
+    Legal-action mismatches with the same seats pending on both sides are keyed by the
+    kind of the disputed action, the source of the card, the rule ids that decide it on
+    chanspec's side and whether the engine allows more or less; when the engine waits
+    for other seats than the rules do, it is at another point of the hand: keyed by the
+    previous action and the rows that settled it.
+    """
+    src = _source(ref)
+    if src in ("discard", "return") and ref.phase != "window":
+        src = f"{src}-turn"
+    svi, sen = SOURCE_LABEL.get(src, (src, src))
+    if m.kind == "legal" and not m.desync:
+        more = any(d.extra for d in m.seats)
+        a = _disputed(m)
+        rules = sorted(_deciding_rules(ref, a, more))
+        key = ("legal", a.kind, src, tuple(rules), "more" if more else "less")
+        if more:
+            return (key, f"the engine allows {a.kind} on {sen}, the rules forbid it "
+                    f"({', '.join(rules)})",
+                    f"engine cho {a.kind} với {svi}, luật cấm ({', '.join(rules)})", rules)
+        return (key, f"the engine does not allow {a.kind} on {sen}, the rules do "
+                f"({', '.join(rules)})",
+                f"engine không cho {a.kind} với {svi}, luật cho ({', '.join(rules)})", rules)
+    if m.kind == "legal":
+        res = sorted(m.resolution)
+        if res:  # competing claims settled: the rows that settled them are the point
+            key = ("turn", "claims", tuple(res))
+            return (key, f"after competing claims settled by {', '.join(res)}, the engine "
+                    "waits for other seats than the rules",
+                    f"sau khi phân xử nhiều người nhận quân theo {', '.join(res)}, engine "
+                    "chờ người khác với luật", res)
+        pk = prev.kind if prev is not None else "start"
+        key = ("turn", pk, ())
+        return (key, f"after {pk}, the engine waits for other seats than the rules",
+                f"sau {pk}, engine chờ người khác với luật", res)
+    if m.kind == "refused" and m.refused is not None:
+        rules = sorted(ref.explain(m.refused).rules)
+        key = ("refused", m.refused.kind, src, tuple(rules))
+        return (key, f"the engine refuses {m.refused.kind} on {sen} that it listed",
+                f"engine từ chối {m.refused.kind} với {svi} dù đã liệt kê", rules)
+    ro = (m.reference_outcome or {}).get("outcome") or {}
+    eo = (m.engine_outcome or {}).get("outcome") or {}
+    key = ("outcome", ro.get("result"), ro.get("kind"), eo.get("result"), eo.get("kind"))
+    return (key, f"outcome: rules {ro.get('result')}/{ro.get('kind')}, engine "
+            f"{eo.get('result')}/{eo.get('kind')}",
+            f"kết quả: luật {ro.get('result')}/{ro.get('kind')}, engine "
+            f"{eo.get('result')}/{eo.get('kind')}", [])
+
+
+@dataclass
+class HandResult:
+    choices: Choices
+    rules: table_mod.Rules
+    deal: Deal
+    actions: list[Action]
+    found: list[tuple[tuple[Any, ...], str, str, list[str], Witness]] = field(
+        default_factory=list)
+    error: EngineError | None = None
+    target_hit: Witness | None = None
+    sent: table_mod.Rules | None = None
 
 
 class Runner:
-    """Plays hands for Hypothesis: reference and engine in lockstep, choices drawn lazily.
+    """Plays hands on the reference and the engine in lockstep.
 
-    Known failures are cached by (rules, deal, actions so far), so that Hypothesis'
-    replays of a failing scenario fail again the same way without asking the engine.
-    Once the engine has failed, or `shrink_budget` hands have been played after the
-    first failure, the next hand stops the search (`_StopShrinking`).  The failure
-    reported is the one with the fewest steps seen (`best`).
+    Requests are pipelined: chanspec plays ahead on its own machine and sends, for each
+    step, the engine's ``legal_all`` (or one ``legal`` per seat) and the ``apply`` of
+    its chosen action, then reads the answers.  A mismatch is recorded, classified, and
+    the hand goes on along an action both sides allow (the engine's hand is rebuilt up
+    to that point when chanspec had planned ahead along a disputed action); a hand
+    where the engine waits for other seats than the rules do ends there.
     """
 
-    def __init__(self, engine: Engine, shrink_budget: int, max_steps: int):
+    AHEAD = 48  # steps sent before reading their answers
+
+    def __init__(self, engine: Engine, table: table_mod.Table, players: Sequence[int],
+                 options: Sequence[tuple[str, Sequence[str]]], max_steps: int,
+                 overrides: Mapping[str, str] | None = None):
         self.engine = engine
-        self.shrink_budget = shrink_budget
+        self.table = table
+        self.players = list(players)
+        self.options = [(n, list(v)) for n, v in options]
         self.max_steps = max_steps
-        self.failing: dict[tuple[Any, ...], Played] = {}
-        self.first_failure: Played | None = None
-        self.best: Played | None = None  # the failure reported
-        self.error: EngineError | None = None
-        self.searched = 0  # hands played up to the first failure
-        self.steps = 0  # steps compared up to the first failure
-        self.evaluations = 0
-        self.shrinks = 0
+        self.overrides = dict(overrides or {})  # chanspec's own readings (--infer-options)
+        self.legal_all: bool | None = None  # learnt from the 'start' answer
+        self.state_op = False  # the engine answers 'state' (its start answer says so)
+        # chanspec's action types as the engine names them (its start answer's
+        # "action_names", e.g. {"chiu-u": "u"} for an engine with one win action)
+        self.rename: dict[str, str] = {}
+        self.plays = 0
+        self._lookup: dict[tuple[Any, ...], Action] = {}
+        self._rules: dict[tuple[Any, ...], table_mod.Rules] = {}
+        self._texts: dict[Action, str] = {}
 
-    def play(self, draw: Any, rules: table_mod.Rules, deal: Deal) -> Played:
-        if self.error is not None or (self.failing and self.shrinks >= self.shrink_budget):
-            raise _StopShrinking
-        self.evaluations += 1
-        if self.failing:
-            self.shrinks += 1
-        base = (rules.key(), deal)
-        ref = State(rules, deal)
-        actions: list[Action] = []
-        prev: tuple[State, Action] | None = None
-        started = False
+    # ------------------------------------------------------------------ one hand
+    def make(self, ch: Choices) -> tuple[table_mod.Rules, table_mod.Rules, Deal]:
+        """The rules sent to the engine, chanspec's rules (with overrides), the deal."""
+        n = self.players[ch.choose(len(self.players))]
+        opts = {name: values[ch.choose(len(values))] for name, values in self.options}
+        sent = self._resolve(n, opts)
+        mine = self._resolve(n, {**opts, **self.overrides}) if self.overrides else sent
+        return sent, mine, build_deal(mine, ch.choose, ch.coin)
+
+    def _resolve(self, n: int, opts: Mapping[str, str]) -> table_mod.Rules:
+        key = (n, tuple(sorted(opts.items())))
+        rules = self._rules.get(key)
+        if rules is None:
+            rules = self._rules[key] = self.table.resolve(n, opts)
+        return rules
+
+    def play(self, ch: Choices, *, target: tuple[Any, ...] | None = None,
+             stop_first: bool = False) -> HandResult:
+        self.plays += 1
+        sent, rules, deal = self.make(ch)
+        hr = HandResult(ch, rules, deal, [], sent=sent)
         try:
-            while True:
-                known = self.failing.get((*base, tuple(actions)))
-                if known is not None:
-                    self._better(known)
-                    return known
-                if not started:
-                    self._start(rules, deal)
-                    started = True
-                mismatch = self._compare_legal(ref, len(actions), prev)
-                if mismatch is not None:
-                    return self._fail(Played(rules, deal, tuple(actions), mismatch))
-                acts = ref.legal_actions()
-                if not acts or len(actions) >= self.max_steps:
-                    break
-                a = acts[draw(st.integers(0, len(acts) - 1))]
-                resp = self.engine.send({"op": "apply", "action": a.as_json()})
-                if not resp["ok"]:
-                    m = Mismatch(len(actions), "refused", refused=a,
-                                 refused_error=str(resp.get("error", "")))
-                    return self._fail(Played(rules, deal, tuple(actions), m))
-                before = ref.copy() if ref.phase == "window" else None
-                ref.apply(a)
-                actions.append(a)
-                prev = (before, a) if before is not None else None
-            m = self._compare_outcome(ref)
-            if m is not None:
-                return self._fail(Played(rules, deal, tuple(actions), m))
+            self._play(hr, sent, target, stop_first)
         except EngineError as exc:
-            self.error = exc
-            return self._fail(Played(rules, deal, tuple(actions), None, exc))
-        if not self.failing:
-            self.searched += 1
-            self.steps += len(actions)
-        return Played(rules, deal, tuple(actions))
+            hr.error = exc
+        return hr
 
-    def _fail(self, p: Played) -> Played:
-        if not self.failing:
-            self.searched += 1
-            self.steps += len(p.actions)
-            self.first_failure = p
-        self.failing[(p.rules.key(), p.deal, p.actions)] = p
-        self._better(p)
-        return p
+    def _start_req(self, rules: table_mod.Rules, deal: Deal) -> dict[str, Any]:
+        return {"op": "start", "ruleset": rules.table.id, "players": rules.players,
+                "options": dict(sorted(rules.options.items())), "deal": deal.as_json()}
 
-    def _better(self, p: Played) -> None:
-        """Keep the failure with the fewest steps; on a tie the later one, which
-        Hypothesis' shrinker only tries when it is smaller in its own order."""
-        if self.best is None or len(p.actions) <= len(self.best.actions):
-            self.best = p
+    def _restart(self, sent: table_mod.Rules, deal: Deal, actions: Sequence[Action]) -> None:
+        """Rebuild the engine's hand: start, then the actions played so far."""
+        e = self.engine
+        e.drain()
+        e.submit([self._start_req(sent, deal)] +
+                 [{"op": "apply", "action": a.as_json()} for a in actions])
+        self._check_start(e.receive())
+        for a in actions:
+            r = e.receive()
+            if not r["ok"]:
+                raise e.fail("protocol", f"the engine refused {a.code()} when its hand was "
+                             "replayed, after accepting it before: "
+                             f"{r.get('error', '(no error message)')}")
 
-    def _start(self, rules: table_mod.Rules, deal: Deal) -> None:
-        self.engine.call({"op": "start", "ruleset": rules.table.id, "players": rules.players,
-                          "options": dict(sorted(rules.options.items())),
-                          "deal": deal.as_json()})
+    def _check_start(self, resp: dict[str, Any]) -> None:
+        if not resp["ok"]:
+            raise self.engine.fail("protocol", "the engine refused 'start': "
+                                   f"{resp.get('error', '(no error message)')}")
+        if self.legal_all is None:
+            feats = resp.get("accepts")
+            feats = feats if isinstance(feats, list) else []
+            self.legal_all = "legal_all" in feats
+            self.state_op = "state" in feats
+            names = resp.get("action_names", {})
+            if not isinstance(names, dict) or any(
+                    k not in logs.ACTION_TYPES or v not in logs.ACTION_TYPES
+                    for k, v in names.items()):
+                raise self.engine.fail("protocol", "'action_names' in the start answer must "
+                                       "map action types to action types, e.g. "
+                                       '{"chiu-u": "u"}; got ' + str(names)[:200])
+            self.rename = {k: v for k, v in names.items() if k != v}
 
-    def _compare_legal(self, ref: State, step: int,
-                       prev: tuple[State, Action] | None) -> Mismatch | None:
-        n = ref.n
-        resps = self.engine.pipeline([{"op": "legal", "seat": s} for s in range(n)])
-        diffs = []
-        for s, resp in enumerate(resps):
-            if not resp["ok"]:
-                raise self.engine.fail("protocol", f"'legal' for seat {s} failed: "
-                                       f"{resp.get('error', '(no error message)')}")
-            theirs = _parse_actions(self.engine, resp, s, n)
-            mine = set(ref.legal_actions(s))
-            if theirs != mine:
-                diffs.append(SeatDiff(s, sorted(theirs - mine), sorted(mine - theirs)))
-        if not diffs:
+    def _legal_reqs(self, n: int) -> list[dict[str, Any]]:
+        if self.legal_all:
+            return [{"op": "legal_all"}]
+        return [{"op": "legal", "seat": s} for s in range(n)]
+
+    def _read_legal(self, n: int, mine: frozenset[Action]) -> frozenset[Action]:
+        e = self.engine
+        if self.legal_all:
+            r = e.receive()
+            if not r["ok"]:
+                raise e.fail("protocol", "'legal_all' failed: "
+                             f"{r.get('error', '(no error message)')}")
+            return self._parse(r, None, n)
+        out: set[Action] = set()
+        for s in range(n):
+            r = e.receive()
+            if not r["ok"]:
+                raise e.fail("protocol", f"'legal' for seat {s} failed: "
+                             f"{r.get('error', '(no error message)')}")
+            out |= self._parse(r, s, n)
+        return frozenset(out)
+
+    def _parse(self, resp: dict[str, Any], seat: int | None, n: int) -> frozenset[Action]:
+        e = self.engine
+        who = "'legal_all'" if seat is None else f"'legal' for seat {seat}"
+        acts = resp.get("actions")
+        if not isinstance(acts, list):
+            raise e.fail("protocol", f"{who} must answer with a list 'actions'; got "
+                         f"{str(resp)[:200]}")
+        out: set[Action] = set()
+        lookup = self._lookup
+        for i, a in enumerate(acts):
+            act = None
+            if isinstance(a, dict) and len(a) <= 3:
+                t, s_, c = a.get("type"), a.get("seat"), a.get("card")
+                if isinstance(t, str) and type(s_) is int and (c is None or isinstance(c, str)):
+                    act = lookup.get((t, s_, c, n))
+            if act is None:
+                if not isinstance(a, dict) or a.get("type") not in logs.ACTION_TYPES:
+                    raise e.fail("protocol", f"{who}: actions[{i}] is not an action object "
+                                 f"with a known type: {str(a)[:200]}")
+                try:
+                    act = logs.LineCheck("<legal>", 1, a, n).action_fields(a, f"actions[{i}].")
+                except logs.LogError as exc:
+                    raise e.fail("protocol", f"{who}: {exc.field}: {exc.message}") from None
+                lookup[(a.get("type"), a.get("seat"), a.get("card"), n)] = act
+            if seat is not None and act.seat != seat:
+                raise e.fail("protocol", f"{who}: actions[{i}] is an action of seat "
+                             f"{act.seat}: {act.code()}")
+            if act in out:
+                raise e.fail("protocol", f"{who}: actions[{i}] is listed twice: {act.code()} "
+                             "(PROTOCOL.md: every action once, without duplicates)")
+            out.add(act)
+        return frozenset(out)
+
+    def states_at(self, w: Witness) -> dict[str, Any] | None:
+        """At the witness's difference: what chanspec and the engine each think is
+        happening (the engine's optional 'state'), and which fields differ."""
+        if not self.state_op:
             return None
-        res = replay.claim_resolution(prev[0], prev[1], ref) if prev else []
-        return Mismatch(step, "legal", diffs, resolution=res)
+        e = self.engine
+        self._restart(w.sent or w.rules, w.deal, w.actions)
+        e.submit_texts(['{"op":"state"'])
+        r = e.receive()
+        theirs = r.get("state") if r["ok"] else None
+        if not isinstance(theirs, dict):
+            raise e.fail("protocol", "'state' must answer with a 'state' object; got "
+                         f"{str(r)[:200]}")
+        mine = state_json(State.replay(w.rules, w.deal, w.actions))
+        differ = [k for k in mine if theirs.get(k) != mine[k]]
+        return {"rules": mine, "engine": {k: theirs.get(k) for k in mine}, "differ": differ}
+
+    def conforms_through(self, w: Witness, mine: table_mod.Rules) -> bool:
+        """With chanspec playing `mine`, does the engine agree at the witness's own
+        decision point?  The engine is sent the witness's rules and the witness's actions
+        (each must stay legal under `mine` and be accepted); differences at earlier steps
+        belong to other differences and are not looked at."""
+        e = self.engine
+        n = w.rules.players
+        try:
+            ref = State(mine, w.deal)
+        except ValueError:  # a reading under which the deal is not valid
+            return False
+        self._restart(w.sent or w.rules, w.deal, ())
+        for a in w.actions:
+            if not ref._is_legal(a):
+                return False
+            e.submit_texts([self._apply_text(a)])
+            if not e.receive()["ok"]:
+                return False
+            ref.apply(a, check=False)
+        mine_acts = self.view(ref.legal_actions())
+        if w.mismatch.kind == "outcome":
+            if mine_acts:
+                return False
+            e.submit_texts(self._legal_texts(n) + ['{"op":"outcome"'])
+            if self._read_legal(n, mine_acts) != mine_acts:
+                e.drain()
+                return False
+            return self._compare_outcome(ref) is None
+        e.submit_texts(self._legal_texts(n))
+        theirs = self._read_legal(n, mine_acts)
+        if w.mismatch.kind == "refused" and w.mismatch.refused is not None:
+            a = w.mismatch.refused
+            if self._renamed(a) not in mine_acts or self._renamed(a) not in theirs:
+                return theirs == mine_acts
+            e.submit_texts([self._apply_text(a)])
+            return bool(e.receive()["ok"]) and theirs == mine_acts
+        return theirs == mine_acts
+
+    def _record(self, hr: HandResult, ref: State, m: Mismatch, before: int,
+                choices: Sequence[int], target: tuple[Any, ...] | None) -> bool:
+        """Classify and keep a mismatch; True when it is the target difference."""
+        prev = hr.actions[-1] if hr.actions else None
+        if m.kind == "legal" and prev is not None and ref.history:
+            pb = State.replay(hr.rules, hr.deal, hr.actions[:-1])
+            if pb.phase == "window":
+                m.resolution = replay.claim_resolution(pb, prev, ref)
+        key, en, vi, rows = classify(ref, m, prev)
+        clean = True
+        if m.kind == "legal" and not m.desync and rows:
+            clean = bool(set(ref.explain(_disputed(m)).rules) & set(rows))
+        w = Witness(tuple(choices), hr.rules, hr.deal, tuple(hr.actions), m, before,
+                    None if hr.sent is hr.rules else hr.sent, clean)
+        hr.found.append((key, en, vi, rows, w))
+        if target is not None and key == target:
+            hr.target_hit = w
+            return True
+        return False
+
+    def _play(self, hr: HandResult, sent: table_mod.Rules, target: tuple[Any, ...] | None,
+              stop_first: bool) -> None:
+        e = self.engine
+        rules, deal, ch = hr.rules, hr.deal, hr.choices
+        ref = State(rules, deal)
+        n = ref.n
+        e.drain()
+        e.submit([self._start_req(sent, deal)])
+        self._check_start(e.receive())
+        while True:
+            # plan ahead on chanspec's machine (`ref` moves along the plan), send the
+            # whole plan, then read the answers; the state at a step where the engine
+            # differs is rebuilt from the actions (rare)
+            plan: list[tuple[frozenset[Action], Action | None, int]] = []
+            texts: list[str] = []
+            base = len(hr.actions)
+            while len(plan) < self.AHEAD:
+                acts = ref.legal_actions()
+                texts += self._legal_texts(n)
+                if not acts or base + len(plan) >= self.max_steps:
+                    plan.append((frozenset(acts), None, len(ch.made)))
+                    texts.append('{"op":"outcome"')
+                    break
+                pos = len(ch.made)
+                a = acts[ch.choose(len(acts))]
+                plan.append((self.view(acts), a, pos))
+                texts.append(self._apply_text(a))
+                ref.apply(a, check=False)
+            e.submit_texts(texts)
+            replan = False
+            for mine, a, pos in plan:
+                theirs = self._read_legal(n, mine)
+                if theirs != mine:
+                    at = State.replay(rules, deal, hr.actions)
+                    m = self._legal_mismatch(at, mine, theirs, len(hr.actions))
+                    hit = self._record(hr, at, m, len(hr.found),
+                                       ch.made[:pos] if a is not None else ch.made, target)
+                    if hit or stop_first or m.desync or a is None:
+                        e.drain()  # the hand ends here (no outcome after a mismatch)
+                        return
+                    if self._renamed(a) not in theirs:
+                        # planned along an action the engine does not allow: rebuild the
+                        # engine's hand here and go on along one both sides allow
+                        both = [x for x in at.legal_actions() if self._renamed(x) in theirs]
+                        if not both:
+                            e.drain()
+                            return
+                        ch.rewind(pos)
+                        a = both[ch.choose(len(both))]
+                        self._restart(sent, deal, hr.actions)
+                        e.submit_texts([self._apply_text(a)])
+                        replan = True
+                        ref = at
+                        ref.apply(a, check=False)
+                if a is None:
+                    m2 = self._compare_outcome(ref)
+                    if m2 is not None:
+                        self._record(hr, ref, m2, len(hr.found), ch.made, target)
+                    return
+                if not self._apply_answer(hr, a, target):
+                    e.drain()
+                    return
+                hr.actions.append(a)
+                if replan:
+                    break
+
+    def view(self, acts: Iterable[Action]) -> frozenset[Action]:
+        """chanspec's actions as the engine names them."""
+        if not self.rename:
+            return acts if isinstance(acts, frozenset) else frozenset(acts)
+        r = self.rename
+        return frozenset(Action(r.get(a.kind, a.kind), a.seat, a.card) for a in acts)
+
+    def _renamed(self, a: Action) -> Action:
+        k = self.rename.get(a.kind)
+        return a if k is None else Action(k, a.seat, a.card)
+
+    def _legal_texts(self, n: int) -> list[str]:
+        if self.legal_all:
+            return ['{"op":"legal_all"']
+        return [f'{{"op":"legal","seat":{s}' for s in range(n)]
+
+    def _apply_text(self, a: Action) -> str:
+        t = self._texts.get(a)
+        if t is None:
+            t = self._texts[a] = '{"op":"apply","action":' + json.dumps(
+                self._renamed(a).as_json(), separators=(",", ":"))
+        return t
+
+    def _apply_answer(self, hr: HandResult, a: Action, target: tuple[Any, ...] | None
+                      ) -> bool:
+        r = self.engine.receive()
+        if r["ok"]:
+            return True
+        m = Mismatch(len(hr.actions), "refused", refused=a,
+                     refused_error=str(r.get("error", "")))
+        at = State.replay(hr.rules, hr.deal, hr.actions)
+        self._record(hr, at, m, len(hr.found), hr.choices.made, target)
+        return False
+
+    def _legal_mismatch(self, ref: State, mine: frozenset[Action], theirs: frozenset[Action],
+                        step: int) -> Mismatch:
+        diffs = []
+        back = {self._renamed(a): a for a in ref.legal_actions()} if self.rename else {}
+        for s in range(ref.n):
+            t = {a for a in theirs if a.seat == s}
+            m = {a for a in mine if a.seat == s}
+            if t != m:
+                # chanspec's own names for its actions (explained by its rules)
+                diffs.append(SeatDiff(s, sorted(t - m),
+                                      sorted(back.get(a, a) for a in m - t)))
+        # the engine waits for other seats than the rules do: it is elsewhere in the hand
+        desync = {a.seat for a in mine if a.kind != "timeout"} != \
+            {a.seat for a in theirs if a.kind != "timeout"}
+        return Mismatch(step, "legal", diffs, desync=desync)
 
     def _compare_outcome(self, ref: State) -> Mismatch | None:
-        resp = self.engine.call({"op": "outcome"})
+        resp = self.engine.receive()
+        if not resp["ok"]:
+            raise self.engine.fail("protocol", "the engine refused 'outcome': "
+                                   f"{resp.get('error', '(no error message)')}")
         theirs: dict[str, Any] = {"terminal": resp.get("terminal")}
         if resp.get("terminal"):
             o = resp.get("outcome")
@@ -305,36 +728,71 @@ class Runner:
                                        "'outcome' object")
             theirs["outcome"] = {k: o.get(k) for k in ("result", "winner", "kind", "card")}
         mine = outcome_json(ref)
+        if self.rename and mine.get("outcome"):
+            o = dict(mine["outcome"])
+            o["kind"] = self.rename.get(o["kind"], o["kind"]) if o.get("kind") else o["kind"]
+            mine = {**mine, "outcome": o}
         if theirs != mine:
             return Mismatch(len(ref.history), "outcome", reference_outcome=mine,
                             engine_outcome=theirs)
         return None
 
 
-@dataclass(frozen=True)
-class Played:
-    """A hand as played: the scenario, and how it failed (if it did)."""
-
-    rules: table_mod.Rules
-    deal: Deal
-    actions: tuple[Action, ...]
-    mismatch: Mismatch | None = None
-    error: EngineError | None = None
-
-    @property
-    def failed(self) -> bool:
-        return self.mismatch is not None or self.error is not None
+# --------------------------------------------------------------------------- shrinking
 
 
-@st.composite
-def played_hands(draw: Any, runner: Runner, table: table_mod.Table, players: Sequence[int],
-                 options: Sequence[tuple[str, Sequence[str]]]) -> Played:
-    """Players, options (first value first), a deal, then the hand in lockstep."""
-    n = draw(st.sampled_from(list(players)))
-    opts = {name: draw(st.sampled_from(list(values))) for name, values in options}
-    rules = table.resolve(n, opts)
-    deal = draw(deals(rules))
-    return runner.play(draw, rules, deal)
+def shrink(runner: Runner, key: tuple[Any, ...], witness: Witness, budget: int) -> tuple[
+        Witness, int]:
+    """The smallest witness of difference `key` found by editing the choice sequence.
+
+    Tries, while the budget lasts: cutting blocks of choices, setting blocks to 0, and
+    lowering single choices; a candidate is kept when it still shows the same
+    difference with fewer other mismatches before it, fewer steps, fewer or smaller
+    choices.  Returns the best witness and the hands replayed.
+    """
+    best = witness
+    plays = 0
+
+    def attempt(seq: list[int]) -> bool:
+        nonlocal best, plays
+        if plays >= budget:
+            return False
+        plays += 1
+        hr = runner.play(Choices(seq), target=key)
+        if hr.error is not None:
+            raise hr.error
+        w = hr.target_hit
+        if w is not None and w.size() < best.size():
+            best = w
+            return True
+        return False
+
+    improved = True
+    while improved and plays < budget:
+        improved = False
+        for size in (32, 16, 8, 4, 2, 1):
+            i = 0
+            while i < len(best.choices) and plays < budget:
+                seq = list(best.choices)
+                cut = seq[:i] + seq[i + size:]
+                if attempt(cut):
+                    improved = True
+                    continue
+                zero = seq[:i] + [0] * len(seq[i:i + size]) + seq[i + size:]
+                if zero != seq and attempt(zero):
+                    improved = True
+                    continue
+                i += size
+        i = len(best.choices) - 1
+        while i >= 0 and plays < budget:
+            seq = list(best.choices)
+            if i < len(seq) and seq[i] > 0:
+                for v in (0, seq[i] // 2, seq[i] - 1):
+                    if v < seq[i] and attempt(seq[:i] + [v] + seq[i + 1:]):
+                        improved = True
+                        break
+            i -= 1
+    return best, plays
 
 
 @dataclass
@@ -342,18 +800,28 @@ class CampaignResult:
     status: str  # conforming | mismatch | engine-error
     command: str
     seed: int
-    hands: int = 0  # hands compared before the first failure (or in all)
+    hands: int = 0  # hands compared (shrinking not included)
     steps: int = 0
     evaluations: int = 0  # hands played in all, shrinking included
     seconds: float = 0.0
-    first_steps: int | None = None  # steps of the first failing hand, before shrinking
-    scenario: Scenario | None = None
+    play_seconds: float = 0.0  # comparing hands after each engine's first (no shrinking)
+    play_hands: int = 0  # the hands compared in play_seconds
+    first_steps: int | None = None  # steps of the first difference's witness, unshrunk
+    scenario: Scenario | None = None  # the first difference's shortest witness
     mismatch: Mismatch | None = None
     error: EngineError | None = None
     log: list[dict[str, Any]] = field(default_factory=list)
+    differences: list[Difference] = field(default_factory=list)
+    mismatches: int = 0  # every mismatch seen while generating, all differences
+    legal_all: bool = False
+    jobs: int = 1
+    stopped: str = ""  # why generation stopped before --hands (max-differences, first)
+    readings: dict[str, str] = field(default_factory=dict)  # chanspec's overrides
 
     @property
     def exit_code(self) -> int:
+        if self.error is not None and self.error.kind == "start":
+            return 2
         return 0 if self.status == "conforming" else 1
 
     def as_json(self) -> dict[str, Any]:
@@ -361,7 +829,11 @@ class CampaignResult:
         return {
             "result": self.status, "command": self.command, "seed": self.seed,
             "hands": self.hands, "steps": self.steps, "evaluations": self.evaluations,
-            "seconds": round(self.seconds, 3), "first_failure_steps": self.first_steps,
+            "seconds": round(self.seconds, 3), "play_seconds": round(self.play_seconds, 3),
+            "first_failure_steps": self.first_steps,
+            "jobs": self.jobs, "legal_all": self.legal_all, "stopped": self.stopped or None,
+            "mismatches": self.mismatches,
+            "differences": [d.as_json() for d in self.differences],
             "scenario": None if sc is None else {
                 "players": sc.rules.players, "options": dict(sorted(sc.rules.options.items())),
                 "deal": sc.deal.as_json(), "actions": [a.as_json() for a in sc.actions]},
@@ -370,57 +842,304 @@ class CampaignResult:
         }
 
 
+def hand_seed(seed: int, index: int) -> int:
+    """The seed of hand `index` of a campaign: independent of the order hands are run."""
+    return random.Random(f"{seed}:{index}").randrange(2**63)
+
+
+class _Collector:
+    """Differences seen while generating, merged deterministically by hand index."""
+
+    def __init__(self, max_differences: int | None, stop_first: bool):
+        self.max = max_differences
+        self.stop_first = stop_first
+        self.by_key: dict[tuple[Any, ...], Difference] = {}
+        self.lock = threading.Lock()
+        self.hands = 0
+        self.steps = 0
+        self.mismatches = 0
+        self.error: tuple[int, EngineError, HandResult] | None = None
+        self.stop = threading.Event()
+        self.stopped = ""
+
+    def add(self, index: int, hr: HandResult) -> None:
+        with self.lock:
+            if hr.error is not None:
+                if self.error is None or index < self.error[0]:
+                    self.error = (index, hr.error, hr)
+                self.stop.set()
+                return
+            self.hands += 1
+            self.steps += len(hr.actions)
+            seen_here: set[tuple[Any, ...]] = set()
+            for pos, (key, en, vi, rows, w) in enumerate(hr.found):
+                self.mismatches += 1
+                d = self.by_key.get(key)
+                if d is None:
+                    if self.max is not None and len(self.by_key) >= self.max:
+                        continue  # the table is full (--max-differences)
+                    d = self.by_key[key] = Difference(key, en, vi, rows)
+                d.count += 1
+                if key not in seen_here:
+                    d.hands += 1
+                    seen_here.add(key)
+                if d.witness is None or (index, pos) < (d.first_hand, d.first_pos):
+                    d.first_hand, d.first_pos = index, pos
+                # the simplest occurrence seen is shrunk (ties: the earliest hand)
+                if d.witness is None or (w.size(), index) < (d.witness.size(), d.witness_hand):
+                    d.witness, d.witness_hand = w, index
+            if hr.found and self.stop_first:
+                self.stopped = "first"
+                self.stop.set()
+            if self.max is not None and len(self.by_key) >= self.max:
+                self.stopped = "max-differences"
+                self.stop.set()
+
+
 def campaign(command: str | Sequence[str], *, hands: int = 100, seed: int | None = None,
              timeout: float = 5.0, players: Sequence[int] = (4, 5),
              options: Mapping[str, str] | None = None, vary_options: bool = False,
              ruleset: str = "family", max_steps: int = DEFAULT_MAX_STEPS,
-             shrink_budget: int = DEFAULT_SHRINK_BUDGET) -> CampaignResult:
-    """Compare up to `hands` generated hands; shrink the first failure to a minimal one."""
+             shrink_budget: int = DEFAULT_SHRINK_BUDGET, stop_at_first: bool = False,
+             max_differences: int | None = None, jobs: int = 1,
+             readings: Mapping[str, str] | None = None) -> CampaignResult:
+    """Compare `hands` generated hands; every distinct difference is counted, and its
+    first witness shrunk to a minimal one.
+
+    Hand i is made from its own seed (`hand_seed`), so `jobs` engine processes can play
+    hands in parallel and the result does not depend on `jobs` (unless generation stops
+    early at `max_differences` or the first difference).  `readings` are option values
+    chanspec's own side plays while the engine is still sent the campaign's options
+    (used by --infer-options).
+    """
     table = table_mod.load(ruleset)
     fixed = dict(options or {})
     table.check_options(fixed)
+    if readings:
+        table.check_options(dict(readings))
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
     cmd_text = command if isinstance(command, str) else " ".join(command)
-    result = CampaignResult("conforming", cmd_text, seed)
+    result = CampaignResult("conforming", cmd_text, seed, jobs=max(1, jobs),
+                            readings=dict(readings or {}))
     t0 = time.monotonic()
-    engine = Engine(command, timeout)
-    try:
-        engine.start()
-    except EngineError as exc:
-        result.status, result.error = "engine-error", exc
+    choices = option_choices(table, fixed, vary_options)
+    col = _Collector(max_differences, stop_at_first)
+    counter = iter(range(hands))
+    counter_lock = threading.Lock()
+    runners: list[Runner] = []
+    gen_start: list[float] = []  # when each engine had played its first hand
+    start_errors: list[EngineError] = []
+
+    def worker() -> None:
+        engine = Engine(command, timeout)
+        try:
+            engine.start()
+        except EngineError as exc:
+            start_errors.append(exc)
+            col.stop.set()
+            return
+        runner = Runner(engine, table, players, choices, max_steps, readings)
+        runners.append(runner)
+        first = True
+        try:
+            while not col.stop.is_set():
+                with counter_lock:
+                    i = next(counter, None)
+                if i is None:
+                    break
+                ch = Choices((), random.Random(hand_seed(seed, i)))
+                hr = runner.play(ch, stop_first=stop_at_first)
+                col.add(i, hr)
+                if first:  # the first hand also waited for the engine to start
+                    first = False
+                    with counter_lock:
+                        gen_start.append(time.monotonic())
+                if hr.error is not None:
+                    break
+        finally:
+            engine.close()
+
+    n_jobs = max(1, min(jobs, hands))
+    if n_jobs == 1:
+        worker()
+    else:
+        threads = [threading.Thread(target=worker, daemon=True) for _ in range(n_jobs)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    if gen_start:
+        result.play_seconds = time.monotonic() - min(gen_start)
+        result.play_hands = max(0, col.hands - len(gen_start))
+    result.hands, result.steps, result.mismatches = col.hands, col.steps, col.mismatches
+    result.stopped = col.stopped
+    result.legal_all = any(r.legal_all for r in runners)
+    result.evaluations = sum(r.plays for r in runners)
+    if start_errors and not runners:
+        result.status, result.error = "engine-error", start_errors[0]
+        result.seconds = time.monotonic() - t0
         return result
-    runner = Runner(engine, shrink_budget, max_steps)
-    strategy = played_hands(runner, table, players, option_choices(table, fixed, vary_options))
-    cfg = settings(max_examples=hands, database=None, deadline=None, derandomize=False,
-                   suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink],
-                   verbosity=Verbosity.quiet)
+    if col.error is not None:
+        _, err, hr = col.error
+        result.status, result.error = "engine-error", err
+        result.scenario = Scenario(hr.rules, hr.deal, tuple(hr.actions))
+        result.log = failure_log(result)
+    diffs = sorted(col.by_key.values(), key=lambda d: (d.first_hand, d.first_pos))
+    result.differences = diffs
+    if diffs:
+        engine = Engine(command, timeout)
+        try:
+            engine.start()
+            runner = Runner(engine, table, players, choices, max_steps, readings)
+            for d in diffs:
+                assert d.witness is not None
+                try:
+                    d.shrunk, d.shrink_plays = shrink(runner, d.key, d.witness, shrink_budget)
+                    d.states = runner.states_at(d.best)
+                except EngineError as exc:
+                    if result.error is None:
+                        result.status, result.error = "engine-error", exc
+                    break
+                finally:
+                    result.evaluations += d.shrink_plays
+            result.legal_all = result.legal_all or bool(runner.legal_all)
+        except EngineError as exc:
+            if result.error is None:
+                result.status, result.error = "engine-error", exc
+        finally:
+            engine.close()
+        for d in diffs:
+            d.log = witness_log(cmd_text, seed, d)
+        first = diffs[0].best
+        result.first_steps = len(diffs[0].witness.actions) if diffs[0].witness else None
+        if result.error is None:
+            result.status = "mismatch"
+            result.scenario = Scenario(first.rules, first.deal, first.actions)
+            result.mismatch = first.mismatch
+            result.log = diffs[0].log
+    result.seconds = time.monotonic() - t0
+    return result
+
+
+@dataclass
+class Inference:
+    """Which readings of the open and provisional rows the engine plays."""
+
+    candidates: dict[int, list[tuple[str, str]]]  # difference index -> explaining values
+    readings: dict[str, str]  # the combined assignment (rows not at their default)
+    confirm: CampaignResult | None
+    unexplained: list[Difference]  # no single value explains them
+    replays: int = 0
+
+    def as_json(self) -> dict[str, Any]:
+        c = self.confirm
+        return {"readings": dict(sorted(self.readings.items())),
+                "per_difference": {str(i): [{"row": r, "value": v} for r, v in vs]
+                                   for i, vs in sorted(self.candidates.items())},
+                "unexplained": [d.label_en for d in self.unexplained],
+                "confirm": None if c is None else {
+                    "result": c.status, "seed": c.seed, "hands": c.hands,
+                    "differences": [d.as_json() for d in c.differences]},
+                "replays": self.replays}
+
+
+def infer_readings(command: str | Sequence[str], result: CampaignResult, *, hands: int,
+                   timeout: float = 5.0, players: Sequence[int] = (4, 5),
+                   options: Mapping[str, str] | None = None, vary_options: bool = False,
+                   ruleset: str = "family", max_steps: int = DEFAULT_MAX_STEPS,
+                   shrink_budget: int = DEFAULT_SHRINK_BUDGET, jobs: int = 1) -> Inference:
+    """Per difference, which single value of an open or provisional row makes its
+    witness conform (chanspec playing that value, the engine sent the same request);
+    then one value per row chosen to explain the most differences, confirmed by a fresh
+    campaign under it.  Cost: differences x values, never the product of the rows."""
+    table = table_mod.load(ruleset)
+    fixed = dict(options or {})
+    rows = [(r, vs) for r, vs in table.option_space() if r not in fixed]
+    kw = dict(timeout=timeout, players=players, options=fixed, vary_options=vary_options,
+              ruleset=ruleset, max_steps=max_steps, shrink_budget=shrink_budget, jobs=jobs)
+    inf = Inference({}, {}, None, [], 0)
+    current = result
+    for round_ in range(1, INFER_ROUNDS + 1):
+        candidates = _explanations(command, current, table, rows, timeout, max_steps, inf)
+        if current is result:
+            inf.candidates = candidates
+        added = _choose(current, candidates, inf.readings)
+        if not added:
+            break
+        inf.readings.update(added)
+        # confirm the readings so far with a fresh campaign: what is left is explained
+        # by no reading (or hides behind what the readings removed: another round)
+        current = campaign(command, hands=hands, seed=(result.seed + round_) % 2**32,
+                           readings=dict(inf.readings), **kw)  # type: ignore[arg-type]
+        inf.confirm = current
+        if not current.differences or current.error is not None:
+            break
+    inf.unexplained = list(inf.confirm.differences if inf.confirm is not None
+                           else result.differences)
+    return inf
+
+
+INFER_ROUNDS = 3
+
+
+def _explanations(command: str | Sequence[str], result: CampaignResult,
+                  table: table_mod.Table, rows: Sequence[tuple[str, Sequence[str]]],
+                  timeout: float, max_steps: int, inf: Inference
+                  ) -> dict[int, list[tuple[str, str]]]:
+    """Per difference of `result`: the single values (row, value) under which chanspec
+    agrees with the engine at the difference's witness."""
+    out: dict[int, list[tuple[str, str]]] = {}
+    engine = Engine(command, timeout)
+    engine.start()
+    runner = Runner(engine, table, (), [], max_steps)
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            try:
-                found: Played | None = find(strategy, lambda p: p.failed, settings=cfg,
-                                            random=random.Random(seed))
-            except NoSuchExample:
-                found = None
-            except _StopShrinking:
-                found = runner.best
-            if found is not None and runner.best is not None and \
-                    len(runner.best.actions) < len(found.actions):
-                found = runner.best
+        for i, d in enumerate(result.differences):
+            w = d.best
+            found: list[tuple[str, str]] = []
+            for row, values in rows:
+                for v in values:
+                    if v == w.rules.options.get(row):
+                        continue
+                    mine = table.resolve(w.rules.players, {**w.rules.options, row: v})
+                    if mine.key() == w.rules.key():
+                        continue
+                    inf.replays += 1
+                    if runner.conforms_through(w, mine):
+                        found.append((row, v))
+            out[i] = found
+            d.explained_by = found
     finally:
         engine.close()
-        result.seconds = time.monotonic() - t0
-    result.hands, result.steps, result.evaluations = runner.searched, runner.steps, \
-        runner.evaluations
-    if runner.first_failure is not None:
-        result.first_steps = len(runner.first_failure.actions)
-    if found is not None:
-        result.scenario = Scenario(found.rules, found.deal, found.actions)
-        result.mismatch, result.error = found.mismatch, found.error
-        result.status = "engine-error" if found.error is not None else "mismatch"
-        result.log = failure_log(result)
-    return result
+    return out
+
+
+def _choose(result: CampaignResult, candidates: Mapping[int, list[tuple[str, str]]],
+            fixed: Mapping[str, str]) -> dict[str, str]:
+    """One value per row not chosen yet: the value explaining the most differences
+    first (weighted by how often each difference showed)."""
+    score: dict[tuple[str, str], int] = {}
+    for i, vs in candidates.items():
+        for rv in vs:
+            score[rv] = score.get(rv, 0) + result.differences[i].count
+    chosen: dict[str, str] = {}
+    for i in sorted(candidates, key=lambda i: -result.differences[i].count):
+        vs = [rv for rv in candidates[i] if rv[0] not in fixed and
+              chosen.get(rv[0], rv[1]) == rv[1]]
+        if not vs or any(chosen.get(r) == v for r, v in vs):
+            continue
+        r, v = max(vs, key=lambda rv: (score[rv], rv))
+        chosen[r] = v
+    return chosen
+
+
+def witness_log(command: str, seed: int, d: Difference) -> list[dict[str, Any]]:
+    """A difference's shortest witness as a game log `chanspec replay` accepts."""
+    w = d.best
+    summary: dict[str, Any] = {"engine": command, "seed": seed, "status": "mismatch",
+                               "difference": d.label_en, "rows": d.rows, "count": d.count,
+                               "mismatch": w.mismatch.as_json()}
+    return scenario_log(Scenario(w.rules, w.deal, w.actions), w.mismatch, summary)
 
 
 def failure_log(result: CampaignResult) -> list[dict[str, Any]]:
@@ -434,13 +1153,18 @@ def failure_log(result: CampaignResult) -> list[dict[str, Any]]:
     sc = result.scenario
     assert sc is not None
     m = result.mismatch
-    upto = len(sc.actions) if m is None else m.step
     summary: dict[str, Any] = {"engine": result.command, "seed": result.seed,
                                "status": result.status}
     if m is not None:
         summary["mismatch"] = m.as_json()
     if result.error is not None:
         summary["engine_error"] = {"kind": result.error.kind, "message": result.error.message}
+    return scenario_log(sc, m, summary)
+
+
+def scenario_log(sc: Scenario, m: Mismatch | None,
+                 summary: dict[str, Any]) -> list[dict[str, Any]]:
+    upto = len(sc.actions) if m is None else m.step
     lines = logs.record(sc.rules, sc.deal, sc.actions[:upto], extra={"x-conform": summary})
     if m is None:
         return lines
@@ -563,6 +1287,57 @@ def render(result: CampaignResult, lang: str, say: Any) -> str:
                        f"{m.engine_outcome}",
                        f"Outcomes differ: reference {m.reference_outcome}, engine "
                        f"{m.engine_outcome}", "  "))
+    return "\n".join(out)
+
+
+def render_table(result: CampaignResult, lang: str, say: Any) -> str:
+    """The end table: every distinct difference, its count, its shortest witness."""
+    out = [say(lang, f"{len(result.differences)} khác biệt riêng ({result.mismatches} lần lệch "
+               f"trong {result.hands} ván):",
+               f"{len(result.differences)} distinct difference(s) ({result.mismatches} "
+               f"mismatches in {result.hands} hands):")]
+    if result.stopped:
+        why = {"first": ("dừng ở khác biệt đầu tiên", "stopped at the first difference"),
+               "max-differences": ("dừng vì đủ --max-differences",
+                                   "stopped at --max-differences")}[result.stopped]
+        out.append(say(lang, why[0], why[1], "  "))
+    for i, d in enumerate(result.differences, start=1):
+        w = d.best
+        out.append(say(lang, f"{i}. {d.label_vi}", f"{i}. {d.label_en}", "  "))
+        rows = ", ".join(d.rows) or "—"
+        saved = f"; {d.saved}" if d.saved else ""
+        out.append(say(lang, f"{d.count} lần trong {d.hands} ván; kịch bản ngắn nhất "
+                       f"{len(w.actions)} bước{saved}; dòng luật: {rows}",
+                       f"{d.count} time(s) in {d.hands} hand(s); shortest witness "
+                       f"{len(w.actions)} step(s){saved}; rows: {rows}", "     "))
+        if d.states and d.states["differ"]:
+            r, e = d.states["rules"], d.states["engine"]
+            out.append(say(lang, f"engine đang ở chỗ khác: {_where(e)}; theo luật: {_where(r)}",
+                           f"the engine is elsewhere: {_where(e)}; by the rules: {_where(r)}",
+                           "     "))
+    return "\n".join(out)
+
+
+def _where(st: Mapping[str, Any]) -> str:
+    card = f"{st.get('card')} ({st.get('source')}, gate {st.get('gate')})" \
+        if st.get("card") else st.get("phase")
+    return f"{card}, pending {st.get('pending')}, nọc {st.get('noc')}"
+
+
+def render_inference(inf: Inference, lang: str, say: Any) -> str:
+    read = ", ".join(f"{r}={v}" for r, v in sorted(inf.readings.items()))
+    left = "; ".join(d.label_en for d in inf.unexplained) or "none"
+    left_vi = "; ".join(d.label_vi for d in inf.unexplained) or "không"
+    out = [say(lang, f"Engine này chơi luật của gia đình với cách đọc: {read or 'mặc định'}; "
+               f"khác biệt không cách đọc nào giải thích: {left_vi}.",
+               f"This engine plays the family's rules with these readings: "
+               f"{read or 'the defaults'}; differences no reading explains: {left}.")]
+    if inf.confirm is not None:
+        c = inf.confirm
+        out.append(say(lang, f"Kiểm lại với các cách đọc đó: {c.hands} ván mới (hạt giống "
+                       f"{c.seed}), còn {len(c.differences)} khác biệt.",
+                       f"Confirmed with those readings: {c.hands} fresh hands (seed {c.seed}), "
+                       f"{len(c.differences)} difference(s) left.", "  "))
     return "\n".join(out)
 
 

@@ -14,6 +14,7 @@ import collections
 import json
 import os
 import queue
+import select
 import shlex
 import signal
 import subprocess
@@ -25,6 +26,31 @@ from typing import Any
 
 EXCHANGES_KEPT = 8
 STDERR_LINES_KEPT = 40
+STDERR_BYTES_KEPT = 64 * 1024  # the tail of the engine's standard error, in bytes
+MAX_LINE_BYTES = 4 * 1024 * 1024  # a longer answer line is garbage (and is not kept)
+STARTUP_SECONDS = 2.5  # the first answer may take this long (loading a runtime is no hang)
+EXIT_GRACE = 0.3  # seconds an answer may still arrive after the engine process exited
+
+
+class _Tail:
+    """The last `limit` bytes written to a stream: bounded however much is written."""
+
+    def __init__(self, limit: int = STDERR_BYTES_KEPT):
+        self.limit = limit
+        self.data = bytearray()
+        self.lock = threading.Lock()
+
+    def add(self, chunk: bytes) -> None:
+        with self.lock:
+            self.data += chunk[-self.limit:]
+            if len(self.data) > self.limit:
+                del self.data[:len(self.data) - self.limit]
+
+    def text(self, lines: int = STDERR_LINES_KEPT) -> str:
+        with self.lock:
+            raw = bytes(self.data)
+        kept = raw.decode("utf-8", errors="replace").splitlines()[-lines:]
+        return "\n".join(ln[-2000:] for ln in kept)
 
 
 class EngineError(Exception):
@@ -61,12 +87,14 @@ class Engine:
     stats: Stats = field(default_factory=Stats)
 
     def __post_init__(self) -> None:
-        self.proc: subprocess.Popen[str] | None = None
-        self._lines: queue.Queue[str | None] = queue.Queue()
-        self._stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES_KEPT)
+        self.proc: subprocess.Popen[bytes] | None = None
+        self._lines: queue.Queue[bytes | None] = queue.Queue()
+        self._stderr = _Tail()
         self._exchanges: collections.deque[tuple[str, str]] = collections.deque(
             maxlen=EXCHANGES_KEPT)
         self._next_id = 0
+        self._fresh = False  # no answer read yet from the process just started
+        self._inflight: collections.deque[tuple[int, str]] = collections.deque()
         self._threads: list[threading.Thread] = []
 
     # ------------------------------------------------------------------ process
@@ -78,50 +106,101 @@ class Engine:
         if not argv:
             raise EngineError("start", "the engine command is empty")
         try:
+            # its own session and process group: kill() ends the engine and every
+            # process it started, even one that keeps the engine's output open
             self.proc = subprocess.Popen(
                 argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                text=True, encoding="utf-8", errors="replace", bufsize=1,
-                start_new_session=True)
+                bufsize=0, start_new_session=True)
         except OSError as exc:
             raise EngineError("start", f"cannot run {argv[0]!r}: {exc.strerror}") from None
         self.stats.starts += 1
+        os.set_blocking(self.proc.stdin.fileno(), False)  # type: ignore[union-attr]
+        self._inflight.clear()
+        self._fresh = True
         self._lines = queue.Queue()
+        self._stderr = _Tail()
         out, err = self.proc.stdout, self.proc.stderr
         assert out is not None and err is not None
+        # the reader threads own these streams: only they read and close them
         t1 = threading.Thread(target=self._pump, args=(out, self._lines), daemon=True)
-        t2 = threading.Thread(target=self._pump_err, args=(err,), daemon=True)
+        t2 = threading.Thread(target=self._pump_err, args=(err, self._stderr), daemon=True)
         t1.start()
         t2.start()
         self._threads = [t1, t2]
 
     @staticmethod
-    def _pump(stream: Any, q: queue.Queue[str | None]) -> None:
+    def _pump(stream: Any, q: queue.Queue[bytes | None]) -> None:
+        """Lines of the engine's output; a line longer than MAX_LINE_BYTES is cut, marked,
+        and what follows it up to its newline dropped (memory stays bounded)."""
+        fd = stream.fileno()
+        buf = bytearray()
+        skipping = False
         try:
-            for line in stream:
-                q.put(line)
+            while True:
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    break
+                buf += chunk
+                while True:
+                    nl = buf.find(b"\n")
+                    if nl < 0:
+                        break
+                    if skipping:
+                        skipping = False
+                    else:
+                        q.put(bytes(buf[:nl]))
+                    del buf[:nl + 1]
+                if len(buf) > MAX_LINE_BYTES:
+                    if not skipping:
+                        q.put(bytes(buf[:200]) + b"\x00<line longer than "
+                              + str(MAX_LINE_BYTES).encode() + b" bytes>")
+                    skipping = True
+                    buf.clear()
+            if buf and not skipping:
+                q.put(bytes(buf))
         except (OSError, ValueError):
             pass
-        q.put(None)
+        finally:
+            q.put(None)
+            try:
+                stream.close()
+            except OSError:
+                pass
 
-    def _pump_err(self, stream: Any) -> None:
+    @staticmethod
+    def _pump_err(stream: Any, tail: _Tail) -> None:
+        fd = stream.fileno()
         try:
-            for line in stream:
-                self._stderr.append(line.rstrip("\n"))
+            while True:
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    break
+                tail.add(chunk)
         except (OSError, ValueError):
             pass
+        finally:
+            try:
+                stream.close()
+            except OSError:
+                pass
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
     def kill(self) -> None:
-        """Kill the engine's process group (the one we started), then reap it."""
+        """Kill the engine's process group (the one we started), then reap the engine.
+
+        The group is killed even when the engine itself has already exited: a process it
+        started may still hold its output open.  The streams the reader threads read
+        are left to them (they end at end of file); nothing here waits on them for long.
+        """
         p = self.proc
         if p is None:
             return
-        if p.poll() is None:
-            try:
-                os.killpg(p.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            if p.poll() is None:
                 try:
                     p.kill()
                 except ProcessLookupError:
@@ -130,18 +209,17 @@ class Engine:
             p.wait(timeout=5)
         except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL is not ignorable
             pass
-        for stream in (p.stdin, p.stdout, p.stderr):
+        if p.stdin is not None:
             try:
-                if stream is not None:
-                    stream.close()
+                p.stdin.close()
             except OSError:
                 pass
         for t in self._threads:
-            t.join(timeout=1)
+            t.join(timeout=0.5)
 
     def close(self) -> None:
         """Ask the engine to quit (briefly), then make sure it is gone."""
-        if self.alive():
+        if self.alive() and not self._inflight:
             try:
                 self.send({"op": "quit"}, min(self.timeout, 1.0))
             except EngineError:
@@ -157,36 +235,73 @@ class Engine:
 
     # ------------------------------------------------------------------ requests
     def stderr_tail(self) -> str:
-        return "\n".join(self._stderr)
+        return self._stderr.text()
 
     def fail(self, kind: str, message: str) -> EngineError:
         rc = None
         if self.proc is not None:
             self.kill()
             rc = self.proc.returncode
-        time.sleep(0)  # let the stderr pump deliver what it has
+        if len(self._threads) > 1:
+            self._threads[1].join(timeout=0.2)  # let the stderr pump deliver what it has
         return EngineError(kind, message, list(self._exchanges), self.stderr_tail(), rc)
 
-    def _write(self, text: str) -> None:
+    def _write(self, text: str, deadline: float) -> None:
+        """Write all of `text` to the engine's input, or fail by `deadline` (an engine
+        that stops reading must not block chanspec on a full pipe)."""
         p = self.proc
         if p is None or p.stdin is None:
             raise self.fail("start", "the engine is not running")
+        data = memoryview(text.encode("utf-8"))
+        fd = p.stdin.fileno()
         try:
-            p.stdin.write(text)
-            p.stdin.flush()
+            while data:
+                try:
+                    n = os.write(fd, data)
+                except BlockingIOError:
+                    n = 0
+                data = data[n:]
+                if data:
+                    left = deadline - time.monotonic()
+                    if left <= 0 or not select.select([], [fd], [], left)[1]:
+                        self._exchanges.append((text.rstrip("\n")[:300],
+                                                "<the engine stopped reading its input>"))
+                        raise self.fail("timeout", "the engine stopped reading its input "
+                                        f"for {self.timeout:g} s")
         except (BrokenPipeError, OSError, ValueError):
-            self._exchanges.append((text.rstrip("\n"), "<could not write: the engine is gone>"))
+            self._exchanges.append((text.rstrip("\n")[:300],
+                                    "<could not write: the engine is gone>"))
             raise self.fail("crash", "the engine closed its input (it exited or crashed)"
                              ) from None
 
+    def _next_line(self, deadline: float) -> bytes | None | str:
+        """The next output line, None at end of output, "timeout" when the deadline
+        passes, "exited" when the engine process is gone and nothing more came within
+        EXIT_GRACE (a child process may keep its output open: do not wait for it)."""
+        exited_at: float | None = None
+        while True:
+            now = time.monotonic()
+            wait = deadline - now
+            if exited_at is not None:
+                wait = min(wait, exited_at + EXIT_GRACE - now)
+            try:
+                return self._lines.get(timeout=max(min(wait, 0.25), 0.0))
+            except queue.Empty:
+                pass
+            now = time.monotonic()
+            if exited_at is None and self.proc is not None and self.proc.poll() is not None:
+                exited_at = now
+            elif exited_at is not None and now >= exited_at + EXIT_GRACE:
+                return "exited"
+            if now >= deadline:
+                return "timeout"
+
     def _read(self, sent: str, deadline: float) -> dict[str, Any]:
-        remaining = deadline - time.monotonic()
-        try:
-            line = self._lines.get(timeout=max(remaining, 0.0))
-        except queue.Empty:
+        line = self._next_line(deadline)
+        if line == "timeout":
             self._exchanges.append((sent, f"<no answer within {self.timeout:g} s>"))
-            raise self.fail("timeout", f"no answer within {self.timeout:g} s") from None
-        if line is None:
+            raise self.fail("timeout", f"no answer within {self.timeout:g} s")
+        if line is None or line == "exited":
             self._exchanges.append((sent, "<end of output: the engine exited>"))
             if self.proc is not None:
                 try:
@@ -195,12 +310,18 @@ class Engine:
                     pass
             raise self.fail("crash", "the engine exited (or closed its output) instead of "
                              "answering")
-        text = line.rstrip("\n")
-        self._exchanges.append((sent, text))
+        assert isinstance(line, bytes)
+        text = line.decode("utf-8", errors="replace").rstrip("\r")
+        self._exchanges.append((sent, text[:2000]))
+        if b"\x00<line longer than" in line:
+            raise self.fail("garbage", f"an answer line longer than {MAX_LINE_BYTES} bytes: "
+                            f"{text[:120]!r}…")
         try:
-            resp = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise self.fail("garbage", f"the answer is not JSON ({exc.msg}): {text[:200]!r}"
+            resp = json.loads(line)
+        except (ValueError, RecursionError) as exc:
+            why = exc.msg if isinstance(exc, json.JSONDecodeError) else (
+                "nested too deeply" if isinstance(exc, RecursionError) else str(exc))
+            raise self.fail("garbage", f"the answer is not JSON ({why}): {text[:200]!r}"
                              ) from None
         if not isinstance(resp, dict) or not isinstance(resp.get("ok"), bool):
             raise self.fail("protocol", "every answer must be a JSON object with a boolean "
@@ -210,6 +331,55 @@ class Engine:
     def send(self, req: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:
         return self.pipeline([req], timeout)[0]
 
+    def submit(self, reqs: Sequence[dict[str, Any]], timeout: float | None = None) -> None:
+        """Send requests without waiting for their answers (read them with `receive`)."""
+        texts = []
+        for r in reqs:
+            self._next_id += 1
+            text = json.dumps({**r, "id": self._next_id}, ensure_ascii=False,
+                              separators=(",", ":"))
+            self._inflight.append((self._next_id, text))
+            texts.append(text)
+        limit = self.timeout if timeout is None else timeout
+        self._write("".join(t + "\n" for t in texts), time.monotonic() + limit)
+        self.stats.requests += len(reqs)
+
+    def submit_texts(self, texts: Sequence[str], timeout: float | None = None) -> None:
+        """Like `submit`, for requests already encoded as JSON text without their
+        closing brace (the id is added here): the campaign's hot path."""
+        out = []
+        for t in texts:
+            self._next_id += 1
+            full = f'{t},"id":{self._next_id}}}'
+            self._inflight.append((self._next_id, full))
+            out.append(full)
+        limit = self.timeout if timeout is None else timeout
+        self._write("".join(t + "\n" for t in out), time.monotonic() + limit)
+        self.stats.requests += len(texts)
+
+    def receive(self, timeout: float | None = None) -> dict[str, Any]:
+        """The answer to the oldest request sent and not yet answered."""
+        t0 = time.monotonic()
+        rid, sent = self._inflight.popleft()
+        limit = self.timeout if timeout is None else timeout
+        if self._fresh:
+            limit = max(limit, STARTUP_SECONDS)
+            self._fresh = False
+        resp = self._read(sent, t0 + limit)
+        if "id" in resp and resp["id"] != rid:
+            raise self.fail("protocol", f"answer carries id {resp['id']!r}, expected "
+                             f"{rid}: the engine is out of step")
+        self.stats.seconds += time.monotonic() - t0
+        return resp
+
+    def pending_answers(self) -> int:
+        return len(self._inflight)
+
+    def drain(self) -> None:
+        """Read (and drop) the answers to every request still unanswered."""
+        while self._inflight:
+            self.receive()
+
     def pipeline(self, reqs: Sequence[dict[str, Any]],
                  timeout: float | None = None) -> list[dict[str, Any]]:
         """Send several requests at once, then read their answers in order.
@@ -217,26 +387,9 @@ class Engine:
         Each answer has its own deadline of `timeout` seconds from when the previous
         answer arrived.
         """
-        t0 = time.monotonic()
-        texts = []
-        ids = []
-        for r in reqs:
-            self._next_id += 1
-            ids.append(self._next_id)
-            texts.append(json.dumps({**r, "id": self._next_id}, ensure_ascii=False,
-                                    separators=(",", ":")))
-        self._write("".join(t + "\n" for t in texts))
-        out = []
-        limit = self.timeout if timeout is None else timeout
-        for rid, sent in zip(ids, texts, strict=True):
-            resp = self._read(sent, time.monotonic() + limit)
-            if "id" in resp and resp["id"] != rid:
-                raise self.fail("protocol", f"answer carries id {resp['id']!r}, expected "
-                                 f"{rid}: the engine is out of step")
-            out.append(resp)
-        self.stats.requests += len(reqs)
-        self.stats.seconds += time.monotonic() - t0
-        return out
+        self.drain()
+        self.submit(reqs, timeout)
+        return [self.receive(timeout) for _ in reqs]
 
     def call(self, req: dict[str, Any]) -> dict[str, Any]:
         """One request that must succeed (``ok: true``)."""

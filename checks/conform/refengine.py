@@ -8,8 +8,12 @@ output, as specified in vectors/PROTOCOL.md:
 * ``{"op":"apply","action":{"type":..,"seat":..,"card":..}}`` -> ``{"ok":true}``, or
   ``{"ok":false,"error":..}`` for an illegal action (the state is unchanged)
 * ``{"op":"legal","seat":N}`` -> ``{"ok":true,"actions":[{..},..]}``
+* ``{"op":"legal_all"}`` -> the same for every seat at once (the start answer declares it:
+  ``{"ok":true,"accepts":["legal_all"]}``)
 * ``{"op":"outcome"}`` -> ``{"ok":true,"terminal":false}`` or
   ``{"ok":true,"terminal":true,"outcome":{"result":..,"winner":..,"kind":..,"card":..}}``
+* ``{"op":"state"}`` -> ``{"ok":true,"state":{"phase":..,"card":..,"source":..,"gate":..,
+  "pending":[..],"noc":N}}``
 * ``{"op":"quit"}`` -> ``{"ok":true}``, then the process exits.
 
 A request's ``id``, when present, is echoed in its response.
@@ -26,9 +30,11 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from chanspec.checks.conform import logs
+from chanspec.model import cards
 from chanspec.model import table as table_mod
 from chanspec.model.game import Action, Deal, State
 
+ACCEPTS = ("legal_all", "state")  # optional requests this engine answers (its 'start' says so)
 RulesHook = Callable[[table_mod.Rules], table_mod.Rules]
 StateFactory = Callable[[table_mod.Rules, Deal], State]
 
@@ -42,16 +48,82 @@ def outcome_json(st: State) -> dict[str, Any]:
                                           "kind": o.get("kind"), "card": o.get("card")}}
 
 
+def state_json(st: State) -> dict[str, Any]:
+    """What the engine thinks is happening (the optional ``state`` request): the phase,
+    the card face up and where it came from, whose decision is pending, the nọc left."""
+    w = st.window if st.phase == "window" else None
+    return {"phase": st.phase,
+            "card": None if w is None else cards.CODES[w.card],
+            "source": None if w is None else w.source,
+            "gate": None if w is None else w.gate,
+            "pending": list(st.pending()), "noc": st.noc_left()}
+
+
+class _Raw(str):
+    """A JSON array's contents already encoded (see `encode`)."""
+
+
+_TEXTS: dict[Action, str] = {}
+
+
+def _action_text(a: Action) -> str:
+    t = _TEXTS.get(a)
+    if t is None:
+        t = _TEXTS[a] = json.dumps(a.as_json(), separators=(",", ":"))
+    return t
+
+
+def encode(resp: dict[str, Any]) -> str:
+    """One answer line; an ``actions`` list kept as encoded text is spliced in as is."""
+    if len(resp) == 2 and resp.get("ok") is True and type(resp.get("id")) is int:
+        return f'{{"ok":true,"id":{resp["id"]}}}'
+    acts = resp.get("actions")
+    if isinstance(acts, _Raw):
+        rest = json.dumps({k: v for k, v in resp.items() if k != "actions"},
+                          ensure_ascii=False, separators=(",", ":"))
+        # rest is the answer without its actions, e.g. {"ok":true,"id":7}
+        return rest[:-1] + ',"actions":[' + acts + "]}"
+    return json.dumps(resp, ensure_ascii=False, separators=(",", ":"))
+
+
+class _ResolvedOnce:
+    """A table whose resolved rules are kept per (players, options): a campaign starts
+    hundreds of hands under the same rules, and resolving them is the slow part of a
+    'start'."""
+
+    def __init__(self, table: table_mod.Table):
+        self.table = table
+        self.cache: dict[tuple[Any, ...], table_mod.Rules] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.table, name)
+
+    def resolve(self, players: int, options: dict[str, str] | None = None
+                ) -> table_mod.Rules:
+        key = (players, tuple(sorted((options or {}).items())))
+        rules = self.cache.get(key)
+        if rules is None:
+            rules = self.cache[key] = self.table.resolve(players, options)
+        return rules
+
+
 class Session:
     """One engine's state between requests."""
 
     def __init__(self, rules_hook: RulesHook | None = None,
-                 state_factory: StateFactory | None = None):
+                 state_factory: StateFactory | None = None,
+                 declare: dict[str, Any] | None = None):
         self.rules_hook = rules_hook
         self.state_factory = state_factory or (lambda r, d: State(r, d))
+        self.declare = dict(declare or {})  # more fields of the 'start' answer
         self.state: State | None = None
+        self.tables: dict[str, _ResolvedOnce] = {}
+        self._legal: tuple[frozenset[Action], _Raw] | None = None
+        self._actions: dict[tuple[Any, ...], Action] = {}  # parsed 'apply' actions
 
-    def handle(self, req: Any) -> dict[str, Any]:
+    def handle(self, req: Any, raw: bool = False) -> dict[str, Any]:
+        """The answer to one request.  With `raw`, a ``legal_all`` answer's actions may
+        be text already encoded (for `encode`); otherwise everything is plain JSON data."""
         if not isinstance(req, dict):
             return {"ok": False, "error": "a request must be a JSON object with an 'op'"}
         op = req.get("op")
@@ -60,9 +132,9 @@ class Session:
                 return self._start(req)
             if op == "quit":
                 return {"ok": True}
-            if op not in ("apply", "legal", "outcome"):
+            if op not in ("apply", "legal", "legal_all", "outcome", "state"):
                 return {"ok": False, "error": f"unknown op {op!r}; ops: start, apply, legal, "
-                        "outcome, quit"}
+                        "legal_all, outcome, state, quit"}
             if self.state is None:
                 return {"ok": False, "error": "no hand started: send a 'start' request first"}
             if op == "legal":
@@ -71,8 +143,13 @@ class Session:
                     return {"ok": False, "error": "'legal' needs an integer 'seat'"}
                 return {"ok": True,
                         "actions": [a.as_json() for a in self.state.legal_actions(seat)]}
+            if op == "legal_all":
+                acts = self._legal_all()
+                return {"ok": True, "actions": acts if raw else json.loads(f"[{acts}]")}
             if op == "outcome":
                 return {"ok": True, **outcome_json(self.state)}
+            if op == "state":
+                return {"ok": True, "state": state_json(self.state)}
             return self._apply(req)
         except logs.LogError as exc:
             return {"ok": False, "error": f"field {exc.field!r}: {exc.message}"}
@@ -80,34 +157,61 @@ class Session:
     def _start(self, req: dict[str, Any]) -> dict[str, Any]:
         hdr = {"type": "header", "format": logs.FORMAT, "version": logs.VERSION,
                **{k: req[k] for k in ("ruleset", "players", "options", "deal") if k in req}}
-        rules, deal, _ = logs.parse_header("<start>", 1, hdr)
+        name = req.get("ruleset")
+        table = self.tables.get(name) if isinstance(name, str) else None
+        if table is None and isinstance(name, str):
+            try:
+                table = self.tables[name] = _ResolvedOnce(table_mod.load(name))
+            except table_mod.TableError:
+                table = None  # parse_header names the problem
+        rules, deal, _ = logs.parse_header("<start>", 1, hdr, table)  # type: ignore[arg-type]
         if self.rules_hook is not None:
             rules = self.rules_hook(rules)
         self.state = self.state_factory(rules, deal)
-        return {"ok": True}
+        self._legal = None
+        return {"ok": True, "accepts": list(ACCEPTS), **self.declare}
+
+    def _legal_all(self) -> Any:
+        """Every seat's legal actions (kept until the next apply or start)."""
+        assert self.state is not None
+        if self._legal is None:
+            acts = self.state.legal_actions()
+            self._legal = (frozenset(acts), _Raw(",".join(_action_text(a) for a in acts)))
+        return self._legal[1]
 
     def _apply(self, req: dict[str, Any]) -> dict[str, Any]:
         assert self.state is not None
         a = req.get("action")
         if not isinstance(a, dict) or a.get("type") not in logs.ACTION_TYPES:
             return {"ok": False, "error": "'apply' needs an 'action' object with a known type"}
-        chk = logs.LineCheck("<apply>", 1, a, self.state.n)
-        action: Action = chk.action_fields(a, prefix="action.")
-        if action not in self.state.legal_actions():
+        key = (a.get("type"), a.get("seat"), a.get("card"), len(a), self.state.n)
+        action = self._actions.get(key) if type(key[1]) is int else None
+        if action is None:
+            chk = logs.LineCheck("<apply>", 1, a, self.state.n)
+            action = chk.action_fields(a, prefix="action.")
+            if type(key[1]) is int:
+                self._actions[key] = action
+        known = self._legal
+        if known is not None and action in known[0]:
+            self.state.apply(action, check=False)
+        elif known is None and self.state._is_legal(action):
+            self.state.apply(action, check=False)
+        else:
             ex = self.state.explain(action)
             return {"ok": False, "error": f"illegal action {action.code()}: {ex.en}",
                     "rules": list(ex.rules)}
-        self.state.apply(action)
+        self._legal = None
         return {"ok": True}
 
 
 def serve(stdin: TextIO | None = None, stdout: TextIO | None = None, *,
           rules_hook: RulesHook | None = None,
-          state_factory: StateFactory | None = None) -> int:
+          state_factory: StateFactory | None = None,
+          declare: dict[str, Any] | None = None) -> int:
     """Answer requests until ``quit`` or the end of input."""
     inp = stdin or sys.stdin
     out = stdout or sys.stdout
-    session = Session(rules_hook, state_factory)
+    session = Session(rules_hook, state_factory, declare)
     for line in inp:
         if not line.strip():
             continue
@@ -117,10 +221,10 @@ def serve(stdin: TextIO | None = None, stdout: TextIO | None = None, *,
             resp: dict[str, Any] = {"ok": False, "error": f"not JSON: {exc.msg}"}
             req = None
         else:
-            resp = session.handle(req)
+            resp = session.handle(req, raw=True)
         if isinstance(req, dict) and "id" in req:
             resp["id"] = req["id"]
-        out.write(json.dumps(resp, ensure_ascii=False, separators=(",", ":")) + "\n")
+        out.write(encode(resp) + "\n")
         out.flush()
         if isinstance(req, dict) and req.get("op") == "quit":
             break

@@ -7,7 +7,7 @@ N requests (default 3), then, by MODE:
 * ``hang``     stops answering (sleeps for an hour)
 * ``garbage``  prints a line that is not JSON
 * ``shape``    answers JSON without the boolean ``ok``
-* ``badcard``  answers 'legal' with an action holding an unknown card code
+* ``badcard``  answers 'legal' (or 'legal_all') with an action holding an unknown card code
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def main() -> int:
             if mode == "shape":
                 print(json.dumps({"status": "fine", "id": req.get("id")}), flush=True)
                 continue
-            if mode == "badcard" and req.get("op") == "legal":
+            if mode == "badcard" and req.get("op") in ("legal", "legal_all"):
                 print(json.dumps({"ok": True, "id": req.get("id"),
                                   "actions": [{"type": "discard", "seat": 0, "card": "10v"}]}),
                       flush=True)
