@@ -97,7 +97,13 @@ def test_win_five_players(capsys: pytest.CaptureFixture[str]) -> None:
     assert obj["win"] is True and obj["chan"] == 10 and len(obj["pairs"]) == 10
     # the same cards are too few for four players
     code, out, _ = run(capsys, "win", *HAND5, "--with", "7s", "--json")
-    assert json.loads(out) == {"win": False, "chan": None, "pairs": None, "rules": ["win-shape"]}
+    obj = json.loads(out)
+    assert {k: obj[k] for k in ("win", "chan", "pairs", "rules")} == {
+        "win": False, "chan": None, "pairs": None, "rules": ["win-shape"]}
+    # the reason of a losing hand is in the JSON too, as in the text output
+    assert obj["reason"]["en"] and obj["reason"]["vi"]
+    code, text, _ = run(capsys, "win", *HAND5, "--with", "7s")
+    assert obj["reason"]["en"] in text and obj["reason"]["vi"] in text
 
 
 def test_win_too_few_chan(capsys: pytest.CaptureFixture[str]) -> None:
@@ -210,7 +216,7 @@ def test_jsonl_all_good(capsys: pytest.CaptureFixture[str],
     assert [o["win"] for o in out] == [True, True, True, False]
     assert out[0]["pairs"][0] == ["2v", "2v"] and out[1]["chan"] == 10
     assert out[3]["rules"] == ["yeu-never-completes"]
-    assert all(set(o) == {"win", "chan", "pairs", "rules"} for o in out)
+    assert all(set(o) == {"win", "chan", "pairs", "rules", "reason"} for o in out)
 
 
 def test_jsonl_malformed_lines_do_not_stop_the_batch(
@@ -256,3 +262,27 @@ def test_jsonl_options_from_command_line(capsys: pytest.CaptureFixture[str],
 def test_jsonl_rejects_command_line_cards(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "win", "--jsonl", "2v")
     assert code == 2 and "stdin" in err
+
+
+def test_jsonl_two_chi_chi_in_a_list_are_two_cards(capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    hand = [c for c in HAND4 if c not in ("3s",)] + ["chi", "chi"]
+    code, out = jsonl(capsys, monkeypatch, [json.dumps({"hand": hand, "with": "7s"})])
+    assert code == 0 and out[0]["win"] is True
+    assert ["chi", "chi"] in out[0]["pairs"]
+
+
+def test_jsonl_hand_and_laid_as_strings_follow_one_rule(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = [json.dumps({"hand": " ".join(HAND4), "with": "7s"}),
+             json.dumps({"hand": HAND4, "with": "7s", "laid": "2v 2v"}),
+             json.dumps({"hand": HAND4, "with": "7s", "laid": ["2v 2v"]})]
+    code, out = jsonl(capsys, monkeypatch, lines)
+    assert code == 2
+    assert all("list" in str(o["error"]) for o in out)
+
+
+def test_win_with_given_twice_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "win", *HAND4, "--with", "7s", "--with", "8s")
+    assert code == 2 and "--with given twice" in err
