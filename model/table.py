@@ -401,13 +401,22 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
             ck.typed("ruleset", rs, f, str)
 
     deck = data.get("deck", {})
+    deck_size: int | None = None
     if ck.keys("deck", deck, ["rule", "faces", "copies"], ["red"]):
         ck.ref("deck", "rule", deck.get("rule"), rows)
+        n_faces: int | None = cards.NUM_FACES
         if deck.get("faces") != "all":
-            ck.faces("deck", "faces", deck.get("faces"))
+            listed = ck.faces("deck", "faces", deck.get("faces"))
+            for f in sorted({f for f in listed if listed.count(f) > 1}):
+                ck.add("deck", "faces", f"{cards.label(f)} is listed {listed.count(f)} times; "
+                       "list each face once and set how many of each with copies")
+            n_faces = len(set(listed)) if isinstance(deck.get("faces"), list) else None
         c = ck.typed("deck", deck, "copies", int)
         if c is not None and not 1 <= c <= 8:
             ck.add("deck", "copies", f"expected 1..8 copies of each face, found {c}")
+            c = None
+        if c is not None and n_faces:
+            deck_size = n_faces * c
         if "red" in deck:
             ck.faces("deck", "red", deck["red"])
 
@@ -439,6 +448,12 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
             ck.add(where, "min_chan", f"expected 0..{pairs}, found {mc}")
         if p in variants:
             ck.add(where, "players", f"two variants for {p} players")
+        dealt = oc + xc * (p - 1)
+        if deck_size is not None and deck_size < dealt + 1:
+            ck.add(where, "players", f"the deck cannot be dealt: {p} players get {oc} + "
+                   f"{p - 1} x {xc} = {dealt} cards and at least one card must stay in the "
+                   f"nọc, but [deck] has only {deck_size} cards; add faces or copies to "
+                   "[deck], or deal fewer cards")
         variants[p] = Variant(str(v.get("rule")), p, oc, xc, pairs, mc)
 
     pairing = data.get("pairing", {})
@@ -543,7 +558,8 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
                        "every (source, claim) pair needs a row")
 
     cl = data.get("claims", {})
-    if ck.keys("claims", cl, ["priority", "priority_rules", "tie_break_rule", "tie_break_option"]):
+    if ck.keys("claims", cl, ["priority", "priority_rules", "priority_says", "tie_break_rule",
+                              "tie_break_option"]):
         pr = cl.get("priority")
         flat = [x for tier in pr for x in tier] if isinstance(pr, list) and all(
             isinstance(t, list) for t in pr) else None
@@ -554,12 +570,17 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
         elif sorted(flat) != sorted(PRIORITY_CLAIMS):
             ck.add("claims", "priority", f"the tiers must name each of "
                    f"{', '.join(PRIORITY_CLAIMS)} exactly once")
+        elif any(not tier for tier in pr):
+            ck.add("claims", "priority", f"tier {[len(t) for t in pr].index(0) + 1} is empty; "
+                   "every tier names at least one claim (drop the empty [])")
         prs = cl.get("priority_rules", [])
         if not isinstance(prs, list):
             ck.add("claims", "priority_rules", f"expected a list of rule ids, found {prs!r}")
             prs = []
         for j, rid in enumerate(prs):
             ck.ref("claims", f"priority_rules[{j}]", rid, rows)
+        tiers = pr if flat is not None and sorted(flat) == sorted(PRIORITY_CLAIMS) else None
+        _check_priority_says(ck, tiers, prs, cl.get("priority_says"))
         ck.ref("claims", "tie_break_rule", cl.get("tie_break_rule"), rows)
         tbo = cl.get("tie_break_option", "")
         tb = rows.get(tbo) if isinstance(tbo, str) else None
@@ -603,6 +624,35 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
             if not isinstance(lst, list) or any(b not in BANS for b in lst):
                 ck.add(where, fld, f"expected a list from {', '.join(BANS)}, found {lst!r}")
     return rows, variants
+
+
+def _check_priority_says(ck: _Checker, tiers: list[list[str]] | None, prs: list[Any],
+                         says: Any) -> None:
+    """``priority_rules[i]`` cites the row that puts tier i above the tiers below it, and
+    ``priority_says[i]`` states what that row says as ``[higher, lower]`` claims.  The
+    order of the tiers must agree: `higher` in tier i, `lower` in a tier below it."""
+    if tiers is not None and len(prs) != len(tiers) - 1:
+        ck.add("claims", "priority_rules", f"{len(tiers)} tiers need {len(tiers) - 1} rows, "
+               f"one per step down (row i puts tier i above the tiers below it); "
+               f"found {len(prs)}")
+        return
+    if (not isinstance(says, list) or len(says) != len(prs) or not all(
+            isinstance(x, list) and len(x) == 2 and all(c in PRIORITY_CLAIMS for c in x)
+            for x in says)):
+        ck.add("claims", "priority_says", f"expected one [higher, lower] pair of claim names "
+               f"({', '.join(PRIORITY_CLAIMS)}) per row of priority_rules, stating what that "
+               f"row says, e.g. [\"u\", \"chiu\"]; found {says!r}")
+        return
+    if tiers is None:
+        return
+    tier = {c: i for i, t in enumerate(tiers) for c in t}
+    for i, ((hi, lo), rid) in enumerate(zip(says, prs, strict=True)):
+        if tier[hi] != i or tier[lo] <= i:
+            ck.add("claims", f"priority_says[{i}]",
+                   f"row {rid!r} says {hi} goes before {lo}, but the tiers put {hi} in tier "
+                   f"{tier[hi] + 1} and {lo} in tier {tier[lo] + 1} (row {i + 1} of "
+                   f"priority_rules speaks for tier {i + 1} over the tiers below); reorder "
+                   "priority to agree with the row, or cite the row that says so")
 
 
 def _toml_error(path: str, exc: tomllib.TOMLDecodeError) -> Problem:

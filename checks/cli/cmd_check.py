@@ -46,6 +46,8 @@ from chanspec.checks.cli.options import (
     add_common,
     load_table,
     options_of,
+    player_count,
+    players_of,
     positive_int,
 )
 from chanspec.checks.explore import packed_search, scale
@@ -79,7 +81,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                "contradiction, 13 endless play, 150 the table does not load.",
     )
     add_common(p, players=False)
-    p.add_argument("--players", type=int, choices=(4, 5), default=None,
+    p.add_argument("--players", type=player_count, default=None, metavar="N",
                    help="chỉ các cấu hình có số người này / only scales with this many "
                         "seats (default: all)")
     p.add_argument("--quick", action="store_true",
@@ -175,6 +177,8 @@ def run(args: argparse.Namespace) -> int:
     t_start = time.perf_counter()
     table = load_table(args)
     opts = options_of(args, table)
+    if args.players is not None:
+        players_of(table, [args.players])
     lang = args.lang
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -15,7 +15,14 @@ import argparse
 import json
 import sys
 
-from chanspec.checks.cli.options import add_command, add_common, load_table, options_of
+from chanspec.checks.cli.options import (
+    add_command,
+    add_common,
+    load_table,
+    options_of,
+    player_count,
+    players_of,
+)
 from chanspec.checks.conform import campaign as conform
 from chanspec.checks.conform import logs
 from chanspec.checks.output import say, write_atomic
@@ -54,8 +61,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="nơi lưu nhật ký kịch bản lệch / where to save the minimal scenario as "
                         "a game log (default conform-<seed>.ndjson)")
     add_common(p, players=False)
-    p.add_argument("--players", type=int, choices=(4, 5), action="append",
-                   help="số người chơi, lặp lại được / player count(s) to play (default 4 and 5)")
+    p.add_argument("--players", type=player_count, action="append", metavar="N",
+                   help="số người chơi, lặp lại được / player count(s) to play (default: every "
+                        "variant of the table, 4 and 5 for family)")
     p.set_defaults(func=run)
 
 
@@ -66,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         print("chanspec conform: --hands, --timeout and --max-steps must be positive, "
               "--shrink-budget not negative", file=sys.stderr)
         return 2
-    players = tuple(sorted(set(args.players or [4, 5])))
+    players = players_of(table, args.players)
     if not args.json:
         # print the seed first: a campaign that is interrupted can still be rerun
         seed_text = "" if args.seed is None else str(args.seed)

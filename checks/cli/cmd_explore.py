@@ -30,7 +30,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from chanspec.checks.cli.options import add_command, load_table, options_of
+from chanspec.checks.cli.options import (
+    add_command,
+    load_table,
+    options_of,
+    player_count,
+    players_of,
+)
 from chanspec.checks.explore import simulate, stateful
 from chanspec.checks.explore.invariants import STUCK_BANS, STUCK_EMPTY, Finding
 from chanspec.checks.output import say, write_atomic
@@ -59,8 +65,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--profile", choices=("ci", "deep"), default="ci",
                    help="ci: nhanh; deep: lâu / ci: quick (default); deep: long campaign")
     p.add_argument("--seed", type=int, default=0, help="hạt giống / seed (default 0)")
-    p.add_argument("--players", type=int, choices=(4, 5), default=None,
-                   help="chỉ số người này / only this player count (default: both)")
+    p.add_argument("--players", type=player_count, default=None, metavar="N",
+                   help="chỉ số người này / only this player count (default: every variant "
+                        "of the table)")
     p.add_argument("--games", type=int, default=None,
                    help="số ván mô phỏng / random games (default 200 ci, 5000 deep)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
@@ -88,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     table = load_table(args)
     opts = options_of(args, table)
-    players = (args.players,) if args.players else (4, 5)
+    players = players_of(table, [args.players] if args.players else None)
     games = DEFAULT_GAMES[args.profile] if args.games is None else args.games
     t0 = time.perf_counter()
     machine_findings: list[dict[str, Any]] = []

@@ -5,11 +5,33 @@ resolve to a rule table.  How lines are printed and files written is `chanspec.c
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from chanspec.model import table as table_mod
 
-PLAYER_CHOICES = (4, 5)
+
+def player_count(text: str) -> int:
+    """argparse type for --players: a whole number; which counts exist is the table's
+    business (`players_of` checks it once the table is loaded)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a number of players such as 4 or 5, got {text!r}") from None
+
+
+def players_of(table: table_mod.Table, requested: Iterable[int] | None) -> tuple[int, ...]:
+    """The player counts to use: every variant of the table when none is requested;
+    raises OptionError naming the table's variants for a count it does not define."""
+    have = tuple(sorted(table.variants))
+    if not requested:
+        return have
+    for n in requested:
+        if n not in table.variants:
+            raise table_mod.OptionError(
+                f"--players {n}: table {table.id!r} has no variant for {n} players; "
+                f"it has: {', '.join(str(p) for p in have)} ([[variant]] rows of the table)")
+    return tuple(sorted(set(requested)))
 
 
 def add_command(
@@ -41,8 +63,9 @@ def add_common(
     )
     if players:
         parser.add_argument(
-            "--players", type=int, default=4, choices=PLAYER_CHOICES,
-            help="số người chơi / number of players (4 or 5, default 4)",
+            "--players", type=player_count, default=4, metavar="N",
+            help="số người chơi, một biến thể của bảng luật / number of players, one of the "
+                 "table's variants (family: 4 or 5; default 4)",
         )
     if options:
         parser.add_argument(
@@ -75,13 +98,8 @@ def options_of(args: argparse.Namespace, table: table_mod.Table) -> dict[str, st
 def resolve(args: argparse.Namespace) -> table_mod.Rules:
     """The resolved rules for --ruleset, --players and --option."""
     table = load_table(args)
-    return table.resolve(getattr(args, "players", 4), options_of(args, table))
-
-
-
-
-
-
+    players = players_of(table, [getattr(args, "players", 4)])[0]
+    return table.resolve(players, options_of(args, table))
 
 
 def non_default_options(rules: table_mod.Rules) -> Mapping[str, str]:
