@@ -11,7 +11,9 @@ concrete parameters one game runs under.
 from __future__ import annotations
 
 import difflib
+import hashlib
 import importlib.resources
+import json
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
@@ -244,6 +246,16 @@ class Table:
     @property
     def title_en(self) -> str:
         return str(self.data["ruleset"]["title_en"])
+
+    def digest(self) -> str:
+        """SHA-256 of the table's data (not of its file: comments and layout do not count);
+        logs and saved findings name a table by it."""
+        text = json.dumps(self.data, sort_keys=True, ensure_ascii=False, default=str)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    def is_builtin(self) -> bool:
+        """Is this the built-in table of the same id, unchanged?"""
+        return self.id in builtin_names() and load(self.id).digest() == self.digest()
 
     def option_rows(self) -> list[Row]:
         return [r for r in self.rows.values() if r.is_option]
@@ -662,10 +674,15 @@ def _toml_error(path: str, exc: tomllib.TOMLDecodeError) -> Problem:
 
 
 def load_text(text: str, path: str = "<table>") -> Table:
+    """A table from TOML text (a UTF-8 byte-order mark at the start is ignored)."""
     try:
-        data = tomllib.loads(text)
+        data = tomllib.loads(text.removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as exc:
         raise TableError([_toml_error(path, exc)]) from None
+    except RecursionError:
+        raise TableError([Problem(path, "(syntax)", "", "arrays or tables nested too deeply "
+                                  "to read; a rule table nests a few levels at most (compare "
+                                  "with spec/family.toml)")]) from None
     return from_data(data, path)
 
 

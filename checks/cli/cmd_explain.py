@@ -17,7 +17,7 @@ import json
 import sys
 from typing import Any
 
-from chanspec.checks.cli.options import add_command
+from chanspec.checks.cli.options import add_command, add_log_ruleset, log_table
 from chanspec.checks.output import say
 from chanspec.checks.report.narrate import action_words
 from chanspec.model import cards
@@ -51,6 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--lang", choices=("vi", "en"), default="vi",
                    help="vi = tiếng Việt kèm tiếng Anh (mặc định), en = chỉ tiếng Anh / "
                         "vi = Vietnamese with English (default), en = English only")
+    add_log_ruleset(p)
     p.set_defaults(func=run)
 
 
@@ -63,7 +64,7 @@ def load_state(args: argparse.Namespace) -> State | int:
     from chanspec.checks.conform import logs, records
 
     try:
-        log = records.load(args.file)
+        log = records.load(args.file, log_table(args))
     except logs.LogError as exc:
         return _error(args, f"không đọc được {args.file}: {exc}",
                       f"cannot read {args.file}: {exc}")

@@ -3,9 +3,10 @@
 LOG is an NDJSON game log (format in vectors/README.md), a state file written by
 ``State.to_json()``, or an ITF trace written by chanspec; ``-`` reads standard input.
 
-Exit codes: 0 the log conforms, 1 it diverges from the rules (the first divergence is
-reported: line, step, what the log did, what the rules allow there and the rule ids
-that forbid it), 2 the log is malformed (line and field).
+Exit codes: 0 the log conforms and the hand is over, 1 it diverges from the rules (the
+first divergence is reported: line, step, what the log did, what the rules allow there
+and the rule ids that forbid it), 2 the log is malformed (line and field), 4 every line
+conforms but the log stops before the hand is over (unfinished).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import argparse
 import json
 import sys
 
-from chanspec.checks.cli.options import add_command
+from chanspec.checks.cli.options import add_command, add_log_ruleset, log_table
 from chanspec.checks.conform import itf, logs, replay
 from chanspec.checks.output import say
 from chanspec.model import cards
@@ -28,8 +29,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "kiểm tra một nhật ký ván bài từng bước theo máy tham chiếu",
         "check a game log step by step against the reference machine",
         epilog=(
-            "Mã thoát / exit codes: 0 phù hợp / conforming, 1 lệch luật / divergence, "
-            "2 sai định dạng / malformed log.\n"
+            "Mã thoát / exit codes: 0 phù hợp, ván đã xong / conforming, the hand is over; "
+            "1 lệch luật / divergence; 2 sai định dạng / malformed log; 4 phù hợp nhưng ván "
+            "chưa xong / conforming but unfinished; 70 lỗi nội bộ / internal error; "
+            "130 bị ngắt / interrupted.\n"
             "Định dạng / format: vectors/README.md, vectors/log.schema.json."
         ),
     )
@@ -42,14 +45,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--json", action="store_true", help="in kết quả dạng JSON / print JSON")
     p.add_argument("--lang", choices=("vi", "en"), default="vi",
                    help="ngôn ngữ / output language (vi: Vietnamese with English, en)")
+    add_log_ruleset(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    table = log_table(args)
     if args.log == "-":
-        result = replay.replay_text(sys.stdin.read(), "<stdin>")
+        result = replay.replay_text(sys.stdin.read(), "<stdin>", table)
     else:
-        result = replay.replay_path(args.log)
+        result = replay.replay_path(args.log, table)
     if args.itf and result.state is not None:
         st = result.state
         assert st.deal is not None
@@ -83,6 +88,19 @@ def render(result: replay.ReplayResult, lang: str) -> str:
         return "\n".join(out)
     st = result.state
     assert st is not None
+    if result.status == "unfinished":
+        fin = result.final() or {}
+        seats = ", ".join(map(str, fin.get("pending", [])))
+        out.append(say(lang, f"Ván CHƯA XONG: nhật ký dừng khi ván chưa kết thúc "
+                       f"({result.steps} hành động, {result.lines} dòng, {result.fmt}), "
+                       f"đang chờ người {seats}. Các dòng đã có đều phù hợp luật.",
+                       f"UNFINISHED hand: the log stops before the hand is over "
+                       f"({result.steps} actions, {result.lines} lines, {result.fmt}), "
+                       f"waiting for seat(s) {seats}. Every line so far conforms."))
+        out.append(say(lang, "Mã thoát 4: nhật ký bị cắt hoặc chưa ghi hết ván.",
+                       "Exit code 4: the log is truncated or does not record the whole hand.",
+                       "  "))
+        return "\n".join(out)
     if result.status == "conforming":
         fin = result.final() or {}
         if fin.get("terminal"):
@@ -92,17 +110,14 @@ def render(result: replay.ReplayResult, lang: str) -> str:
                 end_vi = f"người {o['winner']} ù ({o['kind']}){card}"
                 end_en = f"seat {o['winner']} won ({o['kind']}){card}"
             else:
-                end_vi, end_en = "hòa (hết nọc)", "drawn (the nọc ran out)"
-        elif fin.get("stuck"):
-            end_vi, end_en = "bị kẹt (không ai đi được)", "stuck (nobody has a legal move)"
+                end_vi, end_en = "ván hòa (hết nọc)", "the hand was drawn (the nọc ran out)"
         else:
-            seats = ", ".join(map(str, fin.get("pending", [])))
-            end_vi = f"chưa xong, đang chờ người {seats}"
-            end_en = f"unfinished, waiting for seat(s) {seats}"
+            end_vi, end_en = ("ván bị kẹt (không ai đi được)",
+                              "the hand is stuck (nobody has a legal move)")
         out.append(say(lang, f"Phù hợp luật: {result.steps} hành động, {result.lines} dòng "
-                       f"({result.fmt}); ván {end_vi}.",
+                       f"({result.fmt}); {end_vi}.",
                        f"Conforming: {result.steps} actions, {result.lines} lines "
-                       f"({result.fmt}); the hand is {end_en}."))
+                       f"({result.fmt}); {end_en}."))
         return "\n".join(out)
     d = result.divergence
     assert d is not None

@@ -85,6 +85,24 @@ def add_common(
     )
 
 
+def add_log_ruleset(parser: argparse.ArgumentParser) -> None:
+    """--ruleset for commands that read a game log: by default the log names a built-in
+    ruleset; a log never makes chanspec open a table file it names."""
+    parser.add_argument(
+        "--ruleset", default=None, metavar="NAME|PATH",
+        help="bảng luật của nhật ký khi không phải bảng có sẵn (nhật ký không bao giờ khiến "
+             "chanspec mở một tệp nó nêu) / the rule table the log was written under, when it "
+             "is not a built-in one (a log never makes chanspec open a file it names); its "
+             "id, and its digest when the log carries one, must match the log",
+    )
+
+
+def log_table(args: argparse.Namespace) -> table_mod.Table | None:
+    """The table given with --ruleset to read a log with, or None (the log's built-in)."""
+    name = getattr(args, "ruleset", None)
+    return None if name is None else table_mod.load(name)
+
+
 def load_table(args: argparse.Namespace) -> table_mod.Table:
     """The table named by --ruleset (raises TableError with the reasons)."""
     return table_mod.load(args.ruleset)

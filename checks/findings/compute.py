@@ -31,7 +31,6 @@ computing it takes about a minute):
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -54,8 +53,7 @@ PARAMS: dict[str, Any] = {
 
 
 def table_digest(table: Table) -> str:
-    text = json.dumps(table.data, sort_keys=True, ensure_ascii=False, default=str)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return table.digest()
 
 
 def default_path() -> Path:
