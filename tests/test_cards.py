@@ -32,7 +32,8 @@ def test_two_chi_chi_codes_are_two_cards() -> None:
     chi = cards.CHI
     assert cards.parse_many(["chi", "chi"]) == [chi, chi]
     assert cards.parse_many("chi chi") == [chi, chi]
-    assert cards.parse_many(["2v", "chi", "chi", "3n"]) == [cards.parse("2v"), chi, chi, cards.parse("3n")]
+    two_v, three_n = cards.parse("2v"), cards.parse("3n")
+    assert cards.parse_many(["2v", "chi", "chi", "3n"]) == [two_v, chi, chi, three_n]
     assert cards.parse_list(["chi", "chi"]) == [chi, chi]
 
 

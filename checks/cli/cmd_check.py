@@ -14,7 +14,8 @@ Runs, on the family's rules by default:
 It writes into ``--out`` (default ``out/check``): ``report.txt``, ``findings.json``, one
 ITF trace (``*.itf.json``) and one scenario text per violation, and DOT/SVG pictures;
 and regenerates OPEN_QUESTIONS.md and OPEN_QUESTIONS.json (not with ``--no-write``,
-which only says whether they are stale).
+which only says whether they are stale): the checkout's for the built-in ``family``,
+``--out``'s for a table given by path (``--questions PATH`` chooses).
 
 ``findings.json`` (for checks/report/site.py) is::
 
@@ -56,6 +57,7 @@ from chanspec.checks.findings import compute as findings
 from chanspec.checks.findings import questions, scenario
 from chanspec.checks.output import say, write_atomic
 from chanspec.checks.report import diagrams
+from chanspec.model import table as table_mod
 from chanspec.model.game import Deal
 from chanspec.model.table import OptionError, Table
 
@@ -114,7 +116,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--no-write", action="store_true",
                    help="không ghi OPEN_QUESTIONS.md, chỉ báo nếu đã cũ / do not rewrite "
                         "OPEN_QUESTIONS.md, only say whether it is stale")
+    p.add_argument("--questions", default=None, metavar="PATH",
+                   help="nơi ghi OPEN_QUESTIONS.md (và .json bên cạnh) / where to write "
+                        "OPEN_QUESTIONS.md, with OPEN_QUESTIONS.json beside it (default: the "
+                        "checkout's for the built-in family table, inside --out for a table "
+                        "given by path)")
     p.set_defaults(func=run)
+
+
+def questions_paths(args: argparse.Namespace, out: Path) -> tuple[Path, Path]:
+    """Where this run's OPEN_QUESTIONS.md and .json go.  Only a built-in ruleset named by
+    name writes the checkout's files by default; a table given by path writes its own
+    questions inside --out, so it never overwrites the family's."""
+    if args.questions:
+        md = Path(args.questions)
+    elif args.ruleset in table_mod.builtin_names():
+        md = questions.default_path()
+    else:
+        md = out / questions.FILE_NAME
+    return md, md.with_name(findings.FILE_NAME)
 
 
 def _plan(args: argparse.Namespace) -> list[tuple[scale.Scale, int, int, str]]:
@@ -284,8 +304,13 @@ def run(args: argparse.Namespace) -> int:
         emit(f"  {name}: không tới được / unreachable: {', '.join(rows) or '—'}",
              f"  {name}: unreachable: {', '.join(rows) or '—'}")
     # findings and OPEN_QUESTIONS
-    cached = findings.load()
-    fresh = cached is not None and cached.get("table_digest") == findings.table_digest(table)
+    md_path, json_path = questions_paths(args, out)
+    digest = findings.table_digest(table)
+    # the findings are keyed by the table's digest: this run's own file, else the
+    # checkout's when it was computed for the very same table data
+    cached = next((doc for doc in (findings.load(json_path), findings.load())
+                   if doc is not None and doc.get("table_digest") == digest), None)
+    fresh = cached is not None
     if args.quick and fresh:
         doc = cached
         emit("\n== Câu hỏi còn mở: dùng OPEN_QUESTIONS.json (khớp với bảng luật)",
@@ -299,17 +324,15 @@ def run(args: argparse.Namespace) -> int:
     assert doc is not None
     _summarise_questions(doc, emit)
     md = findings.render(table, doc)
-    md_path = questions.default_path()
     if args.no_write:
         current = md_path.read_text(encoding="utf-8") if md_path.exists() else None
         if current != md:
             emit(f"{md_path} đã cũ. Chạy: chanspec check", f"{md_path} is stale. Run: "
                  "chanspec check")
     else:
-        write_atomic(findings.default_path(), findings.dumps(doc))
+        write_atomic(json_path, findings.dumps(doc))
         write_atomic(md_path, md)
-        emit(f"Đã ghi {md_path} và {findings.default_path().name}",
-             f"Wrote {md_path} and {findings.default_path().name}")
+        emit(f"Đã ghi {md_path} và {json_path.name}", f"Wrote {md_path} and {json_path.name}")
     report.update({k: doc.get(k) for k in ("questions", "extra", "hands", "z3", "ends")})
     # pictures
     pics = [("flow", diagrams.flow_dot(table))]

@@ -3,6 +3,9 @@
 * ``chanspec questions``              print it
 * ``chanspec questions --write [PATH]`` regenerate it (atomically)
 * ``chanspec questions --check [PATH]`` exit 1 when the file differs from the table
+
+Without PATH these name the checkout's OPEN_QUESTIONS.md, which belongs to the built-in
+family table: with ``--ruleset PATH/TO/TABLE.toml`` a path of its own is required.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from chanspec.checks.cli.options import add_command, add_common, load_table
 from chanspec.checks.findings import compute as findings
 from chanspec.checks.findings import questions
 from chanspec.checks.output import say, write_atomic
+from chanspec.model import table as table_mod
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -39,6 +43,17 @@ def run(args: argparse.Namespace) -> int:
     if args.write is None and args.check is None:
         sys.stdout.write(text)
         return 0
+    if not (args.write or args.check) and args.ruleset not in table_mod.builtin_names():
+        flag = "--write" if args.write is not None else "--check"
+        print(say(args.lang,
+                  f"chanspec questions: {flag} không kèm đường dẫn chỉ dành cho bảng luật có "
+                  f"sẵn; bảng {args.ruleset} cần một đường dẫn riêng, ví dụ {flag} "
+                  "out/OPEN_QUESTIONS.md",
+                  f"chanspec questions: {flag} without a path is for the built-in table only "
+                  f"(it is the checkout's OPEN_QUESTIONS.md); for the table {args.ruleset} "
+                  f"give a path of its own, e.g. {flag} out/OPEN_QUESTIONS.md"),
+              file=sys.stderr)
+        return 2
     path = Path(args.write or args.check or questions.default_path())
     if args.write is not None:
         write_atomic(path, text)
