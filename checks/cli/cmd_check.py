@@ -79,8 +79,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         subparsers, "check",
         "kiểm tra bảng luật bằng máy: bế tắc, mâu thuẫn, câu hỏi còn mở",
         "model-check the rule table: deadlocks, contradictions, the open questions",
-        epilog="Mã thoát / exit codes: 0 none found, 11 deadlock, 12 invariant or "
-               "contradiction, 13 endless play, 150 the table does not load.",
+        codes=("0   không thấy gì / none found", "11  bế tắc / deadlock",
+               "12  vi phạm bất biến hoặc mâu thuẫn / invariant or contradiction",
+               "13  chơi mãi không hết / endless play"),
     )
     add_common(p, players=False)
     p.add_argument("--players", type=player_count, default=None, metavar="N",
@@ -253,12 +254,23 @@ def run(args: argparse.Namespace) -> int:
         done = "xong" if res.complete else f"DỪNG ở giới hạn {cap:,} trạng thái{per_vi}"
         done_en = "complete" if res.complete else f"STOPPED at the {cap:,} states{per_en} cap"
         emit(f"Kiểm tra mô hình {done}.", f"Model checking {done_en}.")
-        emit(f"{res.generated:,} trạng thái sinh ra, {res.distinct:,} trạng thái phân biệt, "
-             f"0 trạng thái còn trong hàng đợi.",
-             f"{res.generated:,} states generated, {res.distinct:,} distinct states found, "
-             f"0 states left on queue.")
-        emit(f"Độ sâu của đồ thị trạng thái: {res.depth}.",
-             f"The depth of the complete state graph search is {res.depth}.")
+        if res.complete:
+            emit(f"{res.generated:,} trạng thái sinh ra, {res.distinct:,} trạng thái phân "
+                 f"biệt, 0 trạng thái còn trong hàng đợi.",
+                 f"{res.generated:,} states generated, {res.distinct:,} distinct states found, "
+                 f"0 states left on queue.")
+            emit(f"Độ sâu của đồ thị trạng thái: {res.depth}.",
+                 f"The depth of the complete state graph search is {res.depth}.")
+        else:
+            emit(f"{res.generated:,} trạng thái sinh ra, {res.distinct:,} trạng thái phân "
+                 f"biệt; dừng ở giới hạn {cap:,}{per_vi}: các trạng thái còn chờ trong hàng "
+                 "đợi chưa được duyệt (--cap N để nâng giới hạn).",
+                 f"{res.generated:,} states generated, {res.distinct:,} distinct states found; "
+                 f"stopped at the {cap:,}-state cap{per_en}: the states still on the queue "
+                 "were not explored (raise it with --cap N).")
+            emit(f"Độ sâu đã tới trước khi dừng: {res.depth}.",
+                 f"The depth reached before the cap is {res.depth} (the search is "
+                 "incomplete).")
         emit(f"{res.states_per_second:,.0f} trạng thái/giây ({res.workers} tiến trình; "
              f"{res.states_per_core_second:,.0f}/giây mỗi lõi), {res.bytes_per_state:.0f} byte "
              f"mỗi trạng thái lưu, {res.seconds:.1f} giây.",

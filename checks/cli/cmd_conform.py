@@ -39,6 +39,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
             "  chanspec conform --impl \"./my-engine --stdio\" --seed 7 --timeout 2\n\n"
             "Giao thức / protocol: vectors/PROTOCOL.md."
         ),
+        codes=("0   phù hợp / conforming",
+               "1   khác máy tham chiếu hoặc engine lỗi / a mismatch or an engine error"),
     )
     p.add_argument("--impl", required=True, metavar="CMD",
                    help="lệnh chạy engine cần kiểm tra / the command that runs the engine "

@@ -61,6 +61,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         epilog=("Ví dụ / example:\n"
                 "  chanspec explore --profile ci --seed 1\n"
                 "  chanspec explore --profile deep --seed 7 --players 5 --games 20000"),
+        codes=("0   không thấy lỗi / nothing found", "1   có phát hiện / a finding"),
     )
     p.add_argument("--profile", choices=("ci", "deep"), default="ci",
                    help="ci: nhanh; deep: lâu / ci: quick (default); deep: long campaign")

@@ -1,6 +1,6 @@
 """``chanspec questions``: print, write or check OPEN_QUESTIONS.md.
 
-* ``chanspec questions``              print it
+* ``chanspec questions``              print it (``--lang en``: English only)
 * ``chanspec questions --write [PATH]`` regenerate it (atomically)
 * ``chanspec questions --check [PATH]`` exit 1 when the file differs from the table
 
@@ -26,6 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         subparsers, "questions",
         "tạo OPEN_QUESTIONS.md: các luật còn mở và các lựa chọn",
         "generate OPEN_QUESTIONS.md: the open rules and their choices",
+        codes=("0   xong / ok", "1   tệp đã cũ / the file is stale (--check)"),
     )
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--write", nargs="?", const="", default=None, metavar="PATH",
@@ -39,10 +40,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def run(args: argparse.Namespace) -> int:
     # with the checker's findings (OPEN_QUESTIONS.json) when they match the table
-    text = findings.render(load_table(args), findings.load())
+    table = load_table(args)
     if args.write is None and args.check is None:
-        sys.stdout.write(text)
+        # on the terminal in the chosen language; the file itself is always bilingual
+        sys.stdout.write(findings.render(table, findings.load(), lang=args.lang))
         return 0
+    text = findings.render(table, findings.load())
     if not (args.write or args.check) and args.ruleset not in table_mod.builtin_names():
         flag = "--write" if args.write is not None else "--check"
         print(say(args.lang,

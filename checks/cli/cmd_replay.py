@@ -28,13 +28,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         subparsers, "replay",
         "kiểm tra một nhật ký ván bài từng bước theo máy tham chiếu",
         "check a game log step by step against the reference machine",
-        epilog=(
-            "Mã thoát / exit codes: 0 phù hợp, ván đã xong / conforming, the hand is over; "
-            "1 lệch luật / divergence; 2 sai định dạng / malformed log; 4 phù hợp nhưng ván "
-            "chưa xong / conforming but unfinished; 70 lỗi nội bộ / internal error; "
-            "130 bị ngắt / interrupted.\n"
-            "Định dạng / format: vectors/README.md, vectors/log.schema.json."
-        ),
+        epilog="Định dạng / format: vectors/README.md, vectors/log.schema.json.",
+        codes=("0   phù hợp, ván đã xong / conforming, the hand is over",
+               "1   lệch luật / divergence", "4   phù hợp nhưng ván chưa xong / conforming "
+               "but unfinished (the log stops before the end)"),
     )
     p.add_argument("log", metavar="LOG",
                    help="nhật ký NDJSON, tệp to_json hoặc vết ITF; '-' là stdin / an NDJSON "

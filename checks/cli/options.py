@@ -34,16 +34,32 @@ def players_of(table: table_mod.Table, requested: Iterable[int] | None) -> tuple
     return tuple(sorted(set(requested)))
 
 
+COMMON_EXIT_CODES = (
+    "2   đầu vào sai / bad input (usage, card, hand, option, file)",
+    "70  lỗi nội bộ / internal error: a bug in chanspec (CHANSPEC_DEBUG=1 shows the traceback)",
+    "130 bị ngắt / interrupted (Ctrl-C)",
+    "150 bảng luật không đọc được / the rule table does not load",
+)
+
+
+def exit_codes_line(codes: tuple[str, ...] = ("0   xong / ok",)) -> str:
+    """The exit codes every command's help ends with: its own, then the ones any command
+    may return."""
+    return "\n  ".join(("Mã thoát / exit codes:", *codes, *COMMON_EXIT_CODES))
+
+
 def add_command(
     subparsers: argparse._SubParsersAction, name: str, vi: str, en: str,  # type: ignore[type-arg]
-    epilog: str | None = None,
+    epilog: str | None = None, codes: tuple[str, ...] = ("0   xong / ok",),
 ) -> argparse.ArgumentParser:
-    """A subparser whose one-line help is ``"<vi> / <en>"`` (what ``--help`` lists)."""
+    """A subparser whose one-line help is ``"<vi> / <en>"`` (what ``--help`` lists); its
+    help ends with `epilog` and the exit codes (`codes`: the command's own)."""
+    tail = exit_codes_line(codes)
     return subparsers.add_parser(
         name,
         help=f"{vi} / {en}",
         description=f"{vi}\n{en}",
-        epilog=epilog,
+        epilog=f"{epilog}\n\n{tail}" if epilog else tail,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
 
