@@ -328,6 +328,11 @@ def _check_cond(ck: _Checker, where: str, fld: str, cond: Any, rows: Mapping[str
                f"({', '.join(row.values)})")
 
 
+def _a(word: str) -> str:
+    """``a provisional``, ``an open``: the English article before a status word."""
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
+
+
 def _parse_rows(ck: _Checker, data: Mapping[str, Any]) -> dict[str, Row]:
     rows: dict[str, Row] = {}
     raw = data.get("rule")
@@ -369,9 +374,9 @@ def _parse_rows(ck: _Checker, data: Mapping[str, Any]) -> dict[str, Row]:
             default = None
         if status in ("provisional", "open"):
             if len(values) < 2:
-                ck.add(where, "values", f"a {status} row needs at least two values (options)")
+                ck.add(where, "values", f"{_a(status)} row needs at least two values (options)")
             if default is None:
-                ck.add(where, "default", f"a {status} row needs a default")
+                ck.add(where, "default", f"{_a(status)} row needs a default")
             elif default not in values:
                 ck.add(where, "default", f"default {default!r} is not one of its values "
                        f"({', '.join(values) or 'none'})")

@@ -55,7 +55,7 @@ from chanspec.checks.explore import packed_search, scale
 from chanspec.checks.explore import search as explore
 from chanspec.checks.findings import compute as findings
 from chanspec.checks.findings import questions, scenario
-from chanspec.checks.output import say, write_atomic
+from chanspec.checks.output import count, say, write_atomic
 from chanspec.checks.report import diagrams
 from chanspec.model import table as table_mod
 from chanspec.model.game import Deal
@@ -230,9 +230,10 @@ def run(args: argparse.Namespace) -> int:
         deals = scale.deals(rules, n_deals, args.seed)
         label = sc.name if engine == "reference" else f"{sc.name}-packed"
         emit(f"\n== Cấu hình {label}: {sc.vi}; {len(deals)} ván chia (hạt giống {args.seed})",
-             f"\n== Scale {label}: {sc.en}; {len(deals)} deals (seed {args.seed})")
+             f"\n== Scale {label}: {sc.en}; {count(len(deals), 'deal')} (seed {args.seed})")
         emit(f"Đang tính trạng thái ban đầu... {len(deals)} trạng thái phân biệt.",
-             f"Finished computing initial states: {len(deals)} distinct states generated.")
+             f"Finished computing initial states: {count(len(deals), 'distinct state')} "
+             "generated.")
         if engine == "packed":
             emit(f"Máy nén (model/packed.py): một lần duyệt cho mọi ván, tối đa {cap:,} "
                  f"trạng thái; cứ {args.check_every} trạng thái thì đi lại bằng máy tham chiếu.",
@@ -313,7 +314,7 @@ def run(args: argparse.Namespace) -> int:
     emit(f"Không bao giờ tác động ở mọi cấu hình: {', '.join(vac['never_cited']) or '—'}",
          f"Never acted at any scale: {', '.join(vac['never_cited']) or '—'}")
     for name, rows in vac["unreachable"].items():
-        emit(f"  {name}: không tới được / unreachable: {', '.join(rows) or '—'}",
+        emit(f"  {name}: không tới được: {', '.join(rows) or '—'}",
              f"  {name}: unreachable: {', '.join(rows) or '—'}")
     # findings and OPEN_QUESTIONS
     md_path, json_path = questions_paths(args, out)
@@ -365,7 +366,7 @@ def run(args: argparse.Namespace) -> int:
             key = {".svg": "svgs", ".png": "pngs"}.get(p.suffix, "dots")
             report[key].append(p.name)
     if not diagrams.have_dot():
-        emit(diagrams.HOW_TO_GET_DOT, diagrams.HOW_TO_GET_DOT)
+        emit(*diagrams.HOW_TO_GET_DOT)
     fmts = ", SVG, PNG" if diagrams.have_dot() else ""
     emit(f"\nĐã ghi {len(pics)} hình vào {out}/ (DOT{fmts})",
          f"\nWrote {len(pics)} pictures to {out}/ (DOT{fmts})")
@@ -408,11 +409,11 @@ def _write_violation(out: Path, sc: scale.Scale, label: str, rules: Any, deal: D
     kind_vi = {"deadlock": "Bế tắc", "invariant": "Vi phạm bất biến",
                "contradiction": "Mâu thuẫn", "endless": "Chơi mãi"}[v.kind]
     emit(f"Lỗi: {kind_vi} ({v.what}) sau {v.depth} bước — {v.vi}",
-         f"Error: {v.kind} ({v.what}) after {v.depth} steps — {v.en}")
+         f"Error: {v.kind} ({v.what}) after {count(v.depth, 'step')} — {v.en}")
     emit("Tình huống ngắn nhất:", "The shortest behaviour leading to it:")
     for s in steps:
         emit(f"  {s.index}. {s.vi}", f"  {s.index}. {s.en}")
-    emit(f"  vết ITF / ITF trace: {out / (base + '.itf.json')}",
+    emit(f"  vết ITF: {out / (base + '.itf.json')}",
          f"  ITF trace: {out / (base + '.itf.json')}")
     return {**v.as_json(), "itf": f"{base}.itf.json", "scenario": [s.as_report() for s in steps]}
 
@@ -426,5 +427,5 @@ def _summarise_questions(doc: dict[str, Any], emit: Any) -> None:
         else:
             emit(f"  {rid}: {w['value_a']} ≠ {w['value_b']} sau {len(w['path'])} bước "
                  f"(cấu hình {w['scale']})",
-                 f"  {rid}: {w['value_a']} ≠ {w['value_b']} after {len(w['path'])} steps "
+                 f"  {rid}: {w['value_a']} ≠ {w['value_b']} after {count(len(w['path']), 'step')} "
                  f"(scale {w['scale']})")

@@ -39,7 +39,7 @@ from chanspec.checks.cli.options import (
 )
 from chanspec.checks.explore import simulate, stateful
 from chanspec.checks.explore.invariants import STUCK_BANS, STUCK_EMPTY, Finding
-from chanspec.checks.output import say, write_atomic
+from chanspec.checks.output import count, say, write_atomic
 
 DEFAULT_GAMES = {"ci": 200, "deep": 5000}
 RULES_FINDINGS = {
@@ -158,12 +158,13 @@ def _counts(stats: dict[str, Any], lang: str) -> list[str]:
     return [
         say(lang, f"{stats['games']} ván xong, {stats['steps']} bước (trạng thái sinh ra), "
             f"{stats['distinct_states']} trạng thái khác nhau, ván dài nhất {stats['max_depth']} "
-            "nước", f"{stats['games']} hands finished, {stats['steps']} steps (states "
-            f"generated), {stats['distinct_states']} distinct states, deepest hand "
-            f"{stats['max_depth']} moves", "    "),
+            "nước", f"{count(stats['games'], 'hand')} finished, {count(stats['steps'], 'step')} "
+            f"(states generated), {count(stats['distinct_states'], 'distinct state')}, "
+            f"deepest hand {count(stats['max_depth'], 'move')}", "    "),
         say(lang, f"kết cục: {outs}", f"outcomes: {outs}", "    "),
         say(lang, f"{stats['windows_resolved']} lần xét quân ở cửa; nhận: {claims}",
-            f"{stats['windows_resolved']} claim windows resolved; applied: {claims}", "    "),
+            f"{count(stats['windows_resolved'], 'claim window')} resolved; applied: {claims}",
+            "    "),
     ]
 
 
@@ -181,7 +182,7 @@ def render(r: dict[str, Any], lang: str) -> str:
         out += _counts(h["stats"], lang)
     s = r["simulation"]
     out.append(say(lang, f"2. Mô phỏng ngẫu nhiên: {s['games']} ván, {s['seconds']} giây",
-                   f"2. Random simulation: {s['games']} games, {s['seconds']} s"))
+                   f"2. Random simulation: {count(s['games'], 'game')}, {s['seconds']} s"))
     out += _counts(s["stats"], lang)
     out.append("")
     if r["machine_findings"]:
@@ -199,8 +200,9 @@ def render(r: dict[str, Any], lang: str) -> str:
                        "Rules findings (properties of the rules, not machine faults):"))
         for kind, f in r["rules_findings"].items():
             vi, en = RULES_FINDINGS.get(kind, (kind, kind))
-            out.append(say(lang, f"- {kind}: {vi}; ví dụ ngắn nhất {len(f['actions'])} nước",
-                           f"- {kind}: {en}; shortest example {len(f['actions'])} moves", "  "))
+            shortest = len(f["actions"])
+            out.append(say(lang, f"- {kind}: {vi}; ví dụ ngắn nhất {shortest} nước",
+                           f"- {kind}: {en}; shortest example {count(shortest, 'move')}", "  "))
             if "game" in f:
                 out.append(f"      {f['game']}, {f['players']}p")
             out.append("      replay: " + json.dumps(f["actions"]))

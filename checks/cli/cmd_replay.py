@@ -17,7 +17,7 @@ import sys
 
 from chanspec.checks.cli.options import add_command, add_log_ruleset, log_table
 from chanspec.checks.conform import itf, logs, replay
-from chanspec.checks.output import say
+from chanspec.checks.output import count, pick, say
 from chanspec.model import cards
 
 EXIT_CONFORMING, EXIT_DIVERGENCE, EXIT_MALFORMED = 0, 1, 2
@@ -81,7 +81,9 @@ def render(result: replay.ReplayResult, lang: str) -> str:
                        f"Malformed log: {e.source}, {where_en}"))
         out.append(f"  {e.message}")
         if e.hint:
-            out.append(say(lang, f"Gợi ý: {e.hint}", f"Hint: {e.hint}", "  "))
+            # the hint is English (as in every LogError): one labelled line, not a
+            # Vietnamese line carrying English
+            out.append(f"  {pick(lang, 'Gợi ý', 'Hint')}: {e.hint}")
         return "\n".join(out)
     st = result.state
     assert st is not None
@@ -92,7 +94,8 @@ def render(result: replay.ReplayResult, lang: str) -> str:
                        f"({result.steps} hành động, {result.lines} dòng, {result.fmt}), "
                        f"đang chờ người {seats}. Các dòng đã có đều phù hợp luật.",
                        f"UNFINISHED hand: the log stops before the hand is over "
-                       f"({result.steps} actions, {result.lines} lines, {result.fmt}), "
+                       f"({count(result.steps, 'action')}, {count(result.lines, 'line')}, "
+                       f"{result.fmt}), "
                        f"waiting for seat(s) {seats}. Every line so far conforms."))
         out.append(say(lang, "Mã thoát 4: nhật ký bị cắt hoặc chưa ghi hết ván.",
                        "Exit code 4: the log is truncated or does not record the whole hand.",
@@ -113,14 +116,14 @@ def render(result: replay.ReplayResult, lang: str) -> str:
                               "the hand is stuck (nobody has a legal move)")
         out.append(say(lang, f"Phù hợp luật: {result.steps} hành động, {result.lines} dòng "
                        f"({result.fmt}); {end_vi}.",
-                       f"Conforming: {result.steps} actions, {result.lines} lines "
-                       f"({result.fmt}); {end_en}."))
+                       f"Conforming: {count(result.steps, 'action')}, "
+                       f"{count(result.lines, 'line')} ({result.fmt}); {end_en}."))
         return "\n".join(out)
     d = result.divergence
     assert d is not None
     vi_l, en_l = logs.say_line(d.logged)
     out.append(say(lang, f"Lệch luật ở dòng {d.line} (sau {d.step} hành động): {vi_l}",
-                   f"Divergence at line {d.line} (after {d.step} actions): {en_l}"))
+                   f"Divergence at line {d.line} (after {count(d.step, 'action')}): {en_l}"))
     out.append(f"  {json.dumps(d.logged, ensure_ascii=False)}")
     out.append(say(lang, f"Lý do: {d.vi}", f"Why: {d.en}", "  "))
     if d.rules:

@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from chanspec.checks.output import with_article
 from chanspec.model import cards
 from chanspec.model import table as table_mod
 from chanspec.model.game import Action, ActionError, Deal, State, check_deal, deal_random
@@ -248,12 +249,14 @@ class LineCheck:
                 continue
             if k not in required and k not in optional:
                 allowed = ", ".join(["type", *required, *optional]) or "type"
-                raise self.fail(prefix + k, f"unknown field for a {obj['type']!r} line",
+                line = with_article(f"{obj['type']!r} line")
+                raise self.fail(prefix + k, f"unknown field for {line}",
                                 f"allowed: {allowed}; extensions must start with "
                                 f"{EXTENSION_PREFIX!r}")
         for k, kind in required.items():
             if k not in obj:
-                raise self.fail(prefix + k, f"missing required field of a {obj['type']!r} line")
+                line = with_article(f"{obj['type']!r} line")
+                raise self.fail(prefix + k, f"missing required field of {line}")
             self.check(prefix + k, kind, obj[k])
         for k, kind in optional.items():
             if k in obj:

@@ -22,7 +22,9 @@ import networkx as nx
 from chanspec.checks.output import write_atomic
 from chanspec.model.table import Table
 
-HOW_TO_GET_DOT = ("Graphviz 'dot' không có: chỉ ghi tệp .dot. Cài: apt-get install graphviz / "
+# (Vietnamese, English): each language on its own line
+HOW_TO_GET_DOT = ("Không có chương trình 'dot' của Graphviz: chỉ ghi tệp .dot. Cài bằng: "
+                  "apt-get install graphviz",
                   "Graphviz 'dot' is not installed: only .dot files were written. Install it "
                   "with: apt-get install graphviz")
 
