@@ -286,3 +286,73 @@ def test_jsonl_hand_and_laid_as_strings_follow_one_rule(
 def test_win_with_given_twice_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "win", *HAND4, "--with", "7s", "--with", "8s")
     assert code == 2 and "--with given twice" in err
+
+
+# --------------------------------------------------------------------------- help, language
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib import metadata
+
+    code, out, _ = run(capsys, "--version")
+    assert code == 0 and out.strip() == f"chanspec {metadata.version('chanspec')}"
+
+
+@pytest.mark.parametrize("command", [cli._command_name(m) for m in cli.command_modules()])
+def test_every_command_help_lists_the_exit_codes(capsys: pytest.CaptureFixture[str],
+                                                 command: str) -> None:
+    code, out, _ = run(capsys, command, "--help")
+    assert code == 0
+    tail = out.split("exit codes:", 1)[1]
+    for c in ("0 ", "2 ", "70 ", "130 ", "150 "):
+        assert f"\n  {c}" in tail, (command, c)
+    if command == "replay":
+        assert "\n  4 " in tail and "unfinished" in tail
+    if command == "check":
+        assert all(f"\n  {c} " in tail for c in ("11", "12", "13"))
+
+
+def test_play_in_english_names_the_noc_once(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "play", "--seed", "3", "--lang", "en")
+    assert code == 0 and "nọc / nọc" not in out and "\n  nọc: " in out
+
+
+def test_questions_in_english_are_english_only(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "questions", "--lang", "en")
+    assert code == 0 and out.startswith("# Open questions\n")
+    for vi in ("Câu hỏi", "giá trị", "mặc định", "Tình huống", "Trạng thái", " / "):
+        assert vi not in out, vi
+    code, both, _ = run(capsys, "questions")
+    assert both.startswith("# Câu hỏi còn mở / Open questions")
+
+
+def test_english_numbers_and_articles() -> None:
+    from chanspec.checks.output import count, with_article
+
+    assert [count(1, "deal"), count(2, "deal"), count(1, "step"), count(1500, "state")] == [
+        "1 deal", "2 deals", "1 step", "1,500 states"]
+    assert [with_article(w) for w in ("open row", "provisional row", "'eat' line",
+                                      "'discard' line", "8-player hand", "4-player hand",
+                                      "'u' line")] == [
+        "an open row", "a provisional row", "an 'eat' line", "a 'discard' line",
+        "an 8-player hand", "a 4-player hand", "a 'u' line"]
+
+
+def test_replay_says_who_won_in_a_sentence(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    import random
+
+    from chanspec.checks.conform import logs
+    from chanspec.model import table
+    from chanspec.model.game import State, random_playout
+
+    for seed in range(40):
+        st = State.new(table.rules("family", 4), seed=seed)
+        random_playout(st, random.Random(seed))
+        if (st.outcome() or {}).get("result") == "win":
+            break
+    p = tmp_path / "g.ndjson"
+    p.write_text(logs.dumps(logs.record(st.rules, st.deal, st.history)), encoding="utf-8")
+    code, out, _ = run(capsys, "replay", str(p), "--lang", "en")
+    assert code == 0 and "the hand is seat" not in out
+    assert f"; seat {st.outcome()['winner']} won (" in out
