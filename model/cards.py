@@ -140,8 +140,11 @@ def parse_many(items: Iterable[str] | str) -> list[int]:
     if isinstance(items, str):
         tokens = items.replace(",", " ").split()
     else:
-        for item in items:
+        for n, item in enumerate(items, 1):
             words = item.replace(",", " ").split()
+            if not words:
+                raise CardError(f"argument {n} of the cards is empty ({item!r}); give a card "
+                                "code such as '3n' or a name such as 'Tam Văn'")
             if len(words) > 1 and _is_card(" ".join(words)):
                 tokens.append(" ".join(words))  # one argument naming one card
             else:

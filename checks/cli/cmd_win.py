@@ -285,6 +285,8 @@ def run_jsonl(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     cache: dict[tuple[Any, ...], table.Rules] = {}
     bad = 0
     for n, line in enumerate(inp, 1):
+        if n == 1:
+            line = line.removeprefix("\ufeff")  # a byte-order mark some editors write
         if not line.strip():
             continue
         try:
