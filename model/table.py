@@ -166,6 +166,7 @@ class Rules:
 class _Checker:
     file: str
     problems: list[Problem] = field(default_factory=list)
+    dealt: bool = True  # must the deck deal every variant? (False: a table for hands only)
 
     def add(self, where: str, fld: str, message: str) -> None:
         self.problems.append(Problem(self.file, where, fld, message))
@@ -466,7 +467,7 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
         if p in variants:
             ck.add(where, "players", f"two variants for {p} players")
         dealt = oc + xc * (p - 1)
-        if deck_size is not None and deck_size < dealt + 1:
+        if ck.dealt and deck_size is not None and deck_size < dealt + 1:
             ck.add(where, "players", f"the deck cannot be dealt: {p} players get {oc} + "
                    f"{p - 1} x {xc} = {dealt} cards and at least one card must stay in the "
                    f"nọc, but [deck] has only {deck_size} cards; add faces or copies to "
@@ -678,8 +679,11 @@ def _toml_error(path: str, exc: tomllib.TOMLDecodeError) -> Problem:
     return Problem(path, where, "", f"not valid TOML: {exc}")
 
 
-def load_text(text: str, path: str = "<table>") -> Table:
-    """A table from TOML text (a UTF-8 byte-order mark at the start is ignored)."""
+def load_text(text: str, path: str = "<table>", *, dealt: bool = True) -> Table:
+    """A table from TOML text (a UTF-8 byte-order mark at the start is ignored).
+
+    ``dealt=False`` is for tables that only judge hands and are never dealt (the oracles'
+    reduced decks): the deck need not cover every variant's deal."""
     try:
         data = tomllib.loads(text.removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as exc:
@@ -688,13 +692,13 @@ def load_text(text: str, path: str = "<table>") -> Table:
         raise TableError([Problem(path, "(syntax)", "", "arrays or tables nested too deeply "
                                   "to read; a rule table nests a few levels at most (compare "
                                   "with spec/family.toml)")]) from None
-    return from_data(data, path)
+    return from_data(data, path, dealt=dealt)
 
 
-def from_data(data: dict[str, Any], path: str = "<data>") -> Table:
+def from_data(data: dict[str, Any], path: str = "<data>", *, dealt: bool = True) -> Table:
     """A table from already-parsed data (e.g. an edited copy of ``load(...).data``),
     validated exactly as `load_text` validates a file."""
-    ck = _Checker(path)
+    ck = _Checker(path, dealt=dealt)
     try:
         rows, variants = _validate(ck, data)
     except (TypeError, KeyError, AttributeError, ValueError, IndexError) as exc:

@@ -503,3 +503,13 @@ def test_a_deck_just_large_enough_for_every_deal_loads() -> None:
     ps = problems_of(to_toml(data))
     assert _has(ps, "variant[1]", "players", "96 cards", "only 96")
     assert not any(p.where == "variant[0]" for p in ps)
+
+
+def test_a_table_for_judging_hands_only_may_have_a_small_deck() -> None:
+    data = family_data()
+    data["deck"]["faces"] = ["1v", "chi"]
+    text = to_toml(data)
+    with pytest.raises(TableError, match="cannot be dealt"):
+        table.load_text(text, "small.toml")
+    t = table.load_text(text, "small.toml", dealt=False)
+    assert t.resolve(4).faces == (cards.parse("1v"), cards.CHI)
