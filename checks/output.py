@@ -41,6 +41,25 @@ def pick(lang: str, vi: str, en: str) -> str:
     return vi if vi.casefold() == en.casefold() else f"{vi} / {en}"
 
 
+def count(n: int, singular: str, plural: str | None = None) -> str:
+    """``1 deal``, ``2 deals``: English number agreement (thousands separated)."""
+    return f"{n:,} {singular if n == 1 else plural or singular + 's'}"
+
+
+def with_article(word: str) -> str:
+    """``a discard``, ``an open row``, ``an 'eat' line``: the English indefinite article,
+    chosen by the first letter or digit of `word` (quotes skipped; 8, 11 and 18 read "an")."""
+    bare = word.lstrip("'\"`")
+    digits = bare[:len(bare) - len(bare.lstrip("0123456789"))]
+    if digits:
+        vowel = digits.startswith("8") or digits in ("11", "18")
+    elif bare[:1].lower() == "u" and not bare[1:2].isalpha():
+        vowel = False  # 'u' (ù) reads "you"
+    else:
+        vowel = bare[:1].lower() in tuple("aeiou")
+    return f"{'an' if vowel else 'a'} {word}"
+
+
 class OutputPathError(ValueError):
     """An output path chanspec cannot write: which path and what is wrong (vi and en).
 

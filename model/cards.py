@@ -107,25 +107,57 @@ def parse(text: str) -> int:
     )
 
 
-def parse_many(items: Iterable[str] | str) -> list[int]:
-    """Cards from a list of tokens, or from one string.
+def parse_list(items: Sequence[str]) -> list[int]:
+    """Cards from a JSON list: each element is exactly one card (a code or a name).
 
-    Codes are separated by spaces or commas; two-word names ('Tam Văn') are read as one
-    card when the pair forms a name.
+    Elements are never split or joined, so ``["chi", "chi"]`` is two Chi Chi cards and
+    ``["Tam Văn"]`` is one card.  Raises `CardError` naming the element that is no card.
     """
+    out: list[int] = []
+    for i, item in enumerate(items):
+        if not isinstance(item, str):
+            raise CardError(f"card {i + 1} of the list is {item!r}, not a card code such as "
+                            "'3n' or a name such as 'Tam Văn'")
+        out.append(parse(item))
+    return out
+
+
+def _is_card(token: str) -> bool:
+    return _fold(token) in _LOOKUP
+
+
+def parse_many(items: Iterable[str] | str) -> list[int]:
+    """Cards from command-line arguments (a list), or from one string.
+
+    Each argument, or the one string, holds cards separated by spaces or commas.  Two
+    neighbouring words are read as one two-word name ('Tam Văn') only when they cannot be
+    read as two cards: ``chi chi`` is two Chi Chi cards.  In the list form an argument
+    that is as a whole one card name is that one card, so the single argument
+    ``"Chi Chi"`` is one card while the arguments ``chi chi`` are two.  Raises
+    `CardError` for a word that is no card.
+    """
+    tokens: list[str] = []
     if isinstance(items, str):
         tokens = items.replace(",", " ").split()
     else:
-        tokens = []
-        for item in items:
-            tokens.extend(item.replace(",", " ").split())
+        for n, item in enumerate(items, 1):
+            words = item.replace(",", " ").split()
+            if not words:
+                raise CardError(f"argument {n} of the cards is empty ({item!r}); give a card "
+                                "code such as '3n' or a name such as 'Tam Văn'")
+            if len(words) > 1 and _is_card(" ".join(words)):
+                tokens.append(" ".join(words))  # one argument naming one card
+            else:
+                tokens.extend(words)
     out: list[int] = []
     i = 0
     while i < len(tokens):
-        if i + 1 < len(tokens) and _fold(tokens[i] + " " + tokens[i + 1]) in _LOOKUP:
-            out.append(_LOOKUP[_fold(tokens[i] + " " + tokens[i + 1])])
-            i += 2
-            continue
+        if i + 1 < len(tokens):
+            pair = tokens[i] + " " + tokens[i + 1]
+            if _is_card(pair) and not (_is_card(tokens[i]) and _is_card(tokens[i + 1])):
+                out.append(_LOOKUP[_fold(pair)])
+                i += 2
+                continue
         out.append(parse(tokens[i]))
         i += 1
     return out

@@ -11,7 +11,9 @@ concrete parameters one game runs under.
 from __future__ import annotations
 
 import difflib
+import hashlib
 import importlib.resources
+import json
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
@@ -175,6 +177,7 @@ class Rules:
 class _Checker:
     file: str
     problems: list[Problem] = field(default_factory=list)
+    dealt: bool = True  # must the deck deal every variant? (False: a table for hands only)
 
     def add(self, where: str, fld: str, message: str) -> None:
         self.problems.append(Problem(self.file, where, fld, message))
@@ -255,6 +258,17 @@ class Table:
     @property
     def title_en(self) -> str:
         return str(self.data["ruleset"]["title_en"])
+
+    def digest(self) -> str:
+        """SHA-256 of the table's data (not of its file: comments and layout do not count);
+        logs name a table by it (saved findings use the same digest of the table with
+        its decisions taken back: `chanspec.checks.findings.compute.table_digest`)."""
+        text = json.dumps(self.data, sort_keys=True, ensure_ascii=False, default=str)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    def is_builtin(self) -> bool:
+        """Is this the built-in table of the same id, unchanged?"""
+        return self.id in builtin_names() and load(self.id).digest() == self.digest()
 
     def option_rows(self) -> list[Row]:
         """The open and provisional rows: the choices ``--option`` may make."""
@@ -340,6 +354,11 @@ def _check_cond(ck: _Checker, where: str, fld: str, cond: Any, rows: Mapping[str
                f"({', '.join(row.values)})")
 
 
+def _a(word: str) -> str:
+    """``a provisional``, ``an open``: the English article before a status word."""
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
+
+
 def _parse_rows(ck: _Checker, data: Mapping[str, Any]) -> dict[str, Row]:
     rows: dict[str, Row] = {}
     raw = data.get("rule")
@@ -381,9 +400,9 @@ def _parse_rows(ck: _Checker, data: Mapping[str, Any]) -> dict[str, Row]:
             default = None
         if status in ("provisional", "open"):
             if len(values) < 2:
-                ck.add(where, "values", f"a {status} row needs at least two values (options)")
+                ck.add(where, "values", f"{_a(status)} row needs at least two values (options)")
             if default is None:
-                ck.add(where, "default", f"a {status} row needs a default")
+                ck.add(where, "default", f"{_a(status)} row needs a default")
             elif default not in values:
                 ck.add(where, "default", f"default {default!r} is not one of its values "
                        f"({', '.join(values) or 'none'})")
@@ -495,13 +514,22 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
             ck.typed("ruleset", rs, f, str)
 
     deck = data.get("deck", {})
+    deck_size: int | None = None
     if ck.keys("deck", deck, ["rule", "faces", "copies"], ["red"]):
         ck.ref("deck", "rule", deck.get("rule"), rows)
+        n_faces: int | None = cards.NUM_FACES
         if deck.get("faces") != "all":
-            ck.faces("deck", "faces", deck.get("faces"))
+            listed = ck.faces("deck", "faces", deck.get("faces"))
+            for f in sorted({f for f in listed if listed.count(f) > 1}):
+                ck.add("deck", "faces", f"{cards.label(f)} is listed {listed.count(f)} times; "
+                       "list each face once and set how many of each with copies")
+            n_faces = len(set(listed)) if isinstance(deck.get("faces"), list) else None
         c = ck.typed("deck", deck, "copies", int)
         if c is not None and not 1 <= c <= 8:
             ck.add("deck", "copies", f"expected 1..8 copies of each face, found {c}")
+            c = None
+        if c is not None and n_faces:
+            deck_size = n_faces * c
         if "red" in deck:
             ck.faces("deck", "red", deck["red"])
 
@@ -533,6 +561,12 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
             ck.add(where, "min_chan", f"expected 0..{pairs}, found {mc}")
         if p in variants:
             ck.add(where, "players", f"two variants for {p} players")
+        dealt = oc + xc * (p - 1)
+        if ck.dealt and deck_size is not None and deck_size < dealt + 1:
+            ck.add(where, "players", f"the deck cannot be dealt: {p} players get {oc} + "
+                   f"{p - 1} x {xc} = {dealt} cards and at least one card must stay in the "
+                   f"nọc, but [deck] has only {deck_size} cards; add faces or copies to "
+                   "[deck], or deal fewer cards")
         variants[p] = Variant(str(v.get("rule")), p, oc, xc, pairs, mc)
 
     pairing = data.get("pairing", {})
@@ -637,7 +671,8 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
                        "every (source, claim) pair needs a row")
 
     cl = data.get("claims", {})
-    if ck.keys("claims", cl, ["priority", "priority_rules", "tie_break_rule", "tie_break_option"]):
+    if ck.keys("claims", cl, ["priority", "priority_rules", "priority_says", "tie_break_rule",
+                              "tie_break_option"]):
         pr = cl.get("priority")
         flat = [x for tier in pr for x in tier] if isinstance(pr, list) and all(
             isinstance(t, list) for t in pr) else None
@@ -648,12 +683,17 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
         elif sorted(flat) != sorted(PRIORITY_CLAIMS):
             ck.add("claims", "priority", f"the tiers must name each of "
                    f"{', '.join(PRIORITY_CLAIMS)} exactly once")
+        elif any(not tier for tier in pr):
+            ck.add("claims", "priority", f"tier {[len(t) for t in pr].index(0) + 1} is empty; "
+                   "every tier names at least one claim (drop the empty [])")
         prs = cl.get("priority_rules", [])
         if not isinstance(prs, list):
             ck.add("claims", "priority_rules", f"expected a list of rule ids, found {prs!r}")
             prs = []
         for j, rid in enumerate(prs):
             ck.ref("claims", f"priority_rules[{j}]", rid, rows)
+        tiers = pr if flat is not None and sorted(flat) == sorted(PRIORITY_CLAIMS) else None
+        _check_priority_says(ck, tiers, prs, cl.get("priority_says"))
         ck.ref("claims", "tie_break_rule", cl.get("tie_break_rule"), rows)
         tbo = cl.get("tie_break_option", "")
         tb = rows.get(tbo) if isinstance(tbo, str) else None
@@ -699,24 +739,61 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
     return rows, variants
 
 
+def _check_priority_says(ck: _Checker, tiers: list[list[str]] | None, prs: list[Any],
+                         says: Any) -> None:
+    """``priority_rules[i]`` cites the row that puts tier i above the tiers below it, and
+    ``priority_says[i]`` states what that row says as ``[higher, lower]`` claims.  The
+    order of the tiers must agree: `higher` in tier i, `lower` in a tier below it."""
+    if tiers is not None and len(prs) != len(tiers) - 1:
+        ck.add("claims", "priority_rules", f"{len(tiers)} tiers need {len(tiers) - 1} rows, "
+               f"one per step down (row i puts tier i above the tiers below it); "
+               f"found {len(prs)}")
+        return
+    if (not isinstance(says, list) or len(says) != len(prs) or not all(
+            isinstance(x, list) and len(x) == 2 and all(c in PRIORITY_CLAIMS for c in x)
+            for x in says)):
+        ck.add("claims", "priority_says", f"expected one [higher, lower] pair of claim names "
+               f"({', '.join(PRIORITY_CLAIMS)}) per row of priority_rules, stating what that "
+               f"row says, e.g. [\"u\", \"chiu\"]; found {says!r}")
+        return
+    if tiers is None:
+        return
+    tier = {c: i for i, t in enumerate(tiers) for c in t}
+    for i, ((hi, lo), rid) in enumerate(zip(says, prs, strict=True)):
+        if tier[hi] != i or tier[lo] <= i:
+            ck.add("claims", f"priority_says[{i}]",
+                   f"row {rid!r} says {hi} goes before {lo}, but the tiers put {hi} in tier "
+                   f"{tier[hi] + 1} and {lo} in tier {tier[lo] + 1} (row {i + 1} of "
+                   f"priority_rules speaks for tier {i + 1} over the tiers below); reorder "
+                   "priority to agree with the row, or cite the row that says so")
+
+
 def _toml_error(path: str, exc: tomllib.TOMLDecodeError) -> Problem:
     m = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
     where = f"line {m.group(1)}, column {m.group(2)}" if m else "(syntax)"
     return Problem(path, where, "", f"not valid TOML: {exc}")
 
 
-def load_text(text: str, path: str = "<table>") -> Table:
+def load_text(text: str, path: str = "<table>", *, dealt: bool = True) -> Table:
+    """A table from TOML text (a UTF-8 byte-order mark at the start is ignored).
+
+    ``dealt=False`` is for tables that only judge hands and are never dealt (the oracles'
+    reduced decks): the deck need not cover every variant's deal."""
     try:
-        data = tomllib.loads(text)
+        data = tomllib.loads(text.removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as exc:
         raise TableError([_toml_error(path, exc)]) from None
-    return from_data(data, path)
+    except RecursionError:
+        raise TableError([Problem(path, "(syntax)", "", "arrays or tables nested too deeply "
+                                  "to read; a rule table nests a few levels at most (compare "
+                                  "with spec/family.toml)")]) from None
+    return from_data(data, path, dealt=dealt)
 
 
-def from_data(data: dict[str, Any], path: str = "<data>") -> Table:
+def from_data(data: dict[str, Any], path: str = "<data>", *, dealt: bool = True) -> Table:
     """A table from already-parsed data (e.g. an edited copy of ``load(...).data``),
     validated exactly as `load_text` validates a file."""
-    ck = _Checker(path)
+    ck = _Checker(path, dealt=dealt)
     try:
         rows, variants = _validate(ck, data)
     except (TypeError, KeyError, AttributeError, ValueError, IndexError) as exc:

@@ -320,3 +320,21 @@ def test_check_draws_a_quotient_for_every_scale(tmp_path: Path) -> None:
         page = (site / "diagrams.html").read_text(encoding="utf-8")
         assert 'quotient-five.svg' in page and "nhóm / groups" in page
         assert f"diverge-{witnessed[0]}.svg" in page
+
+
+def test_check_says_when_it_stopped_at_its_cap(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    from chanspec.checks.findings import compute as findings
+
+    doc = dict(findings.load() or {})
+    doc["table_digest"] = findings.table_digest(BASE)
+    monkeypatch.setattr(findings, "compute", lambda *a, **k: doc)  # not what this is about
+    code = cli.main(["check", "--quick", "--scales", "five=1", "--cap", "50", "--engine",
+                     "reference", "--no-write", "--quiet", "--out", str(tmp_path / "o"),
+                     "--lang", "en"])
+    text = capsys.readouterr().out
+    assert code == 0
+    assert "0 states left on queue" not in text and "complete state graph" not in text
+    assert "stopped at the 50-state cap/deal" in text and "--cap N" in text
+    assert "; 1 deal (seed" in text

@@ -97,7 +97,13 @@ def test_win_five_players(capsys: pytest.CaptureFixture[str]) -> None:
     assert obj["win"] is True and obj["chan"] == 10 and len(obj["pairs"]) == 10
     # the same cards are too few for four players
     code, out, _ = run(capsys, "win", *HAND5, "--with", "7s", "--json")
-    assert json.loads(out) == {"win": False, "chan": None, "pairs": None, "rules": ["win-shape"]}
+    obj = json.loads(out)
+    assert {k: obj[k] for k in ("win", "chan", "pairs", "rules")} == {
+        "win": False, "chan": None, "pairs": None, "rules": ["win-shape"]}
+    # the reason of a losing hand is in the JSON too, as in the text output
+    assert obj["reason"]["en"] and obj["reason"]["vi"]
+    code, text, _ = run(capsys, "win", *HAND5, "--with", "7s")
+    assert obj["reason"]["en"] in text and obj["reason"]["vi"] in text
 
 
 def test_win_too_few_chan(capsys: pytest.CaptureFixture[str]) -> None:
@@ -210,7 +216,7 @@ def test_jsonl_all_good(capsys: pytest.CaptureFixture[str],
     assert [o["win"] for o in out] == [True, True, True, False]
     assert out[0]["pairs"][0] == ["2v", "2v"] and out[1]["chan"] == 10
     assert out[3]["rules"] == ["yeu-never-completes"]
-    assert all(set(o) == {"win", "chan", "pairs", "rules"} for o in out)
+    assert all(set(o) == {"win", "chan", "pairs", "rules", "reason"} for o in out)
 
 
 def test_jsonl_malformed_lines_do_not_stop_the_batch(
@@ -256,3 +262,97 @@ def test_jsonl_options_from_command_line(capsys: pytest.CaptureFixture[str],
 def test_jsonl_rejects_command_line_cards(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "win", "--jsonl", "2v")
     assert code == 2 and "stdin" in err
+
+
+def test_jsonl_two_chi_chi_in_a_list_are_two_cards(capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    hand = [c for c in HAND4 if c not in ("3s",)] + ["chi", "chi"]
+    code, out = jsonl(capsys, monkeypatch, [json.dumps({"hand": hand, "with": "7s"})])
+    assert code == 0 and out[0]["win"] is True
+    assert ["chi", "chi"] in out[0]["pairs"]
+
+
+def test_jsonl_hand_and_laid_as_strings_follow_one_rule(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = [json.dumps({"hand": " ".join(HAND4), "with": "7s"}),
+             json.dumps({"hand": HAND4, "with": "7s", "laid": "2v 2v"}),
+             json.dumps({"hand": HAND4, "with": "7s", "laid": ["2v 2v"]})]
+    code, out = jsonl(capsys, monkeypatch, lines)
+    assert code == 2
+    assert all("list" in str(o["error"]) for o in out)
+
+
+def test_win_with_given_twice_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "win", *HAND4, "--with", "7s", "--with", "8s")
+    assert code == 2 and "--with given twice" in err
+
+
+# --------------------------------------------------------------------------- help, language
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib import metadata
+
+    code, out, _ = run(capsys, "--version")
+    assert code == 0 and out.strip() == f"chanspec {metadata.version('chanspec')}"
+
+
+@pytest.mark.parametrize("command", [cli._command_name(m) for m in cli.command_modules()])
+def test_every_command_help_lists_the_exit_codes(capsys: pytest.CaptureFixture[str],
+                                                 command: str) -> None:
+    code, out, _ = run(capsys, command, "--help")
+    assert code == 0
+    tail = out.split("exit codes:", 1)[1]
+    for c in ("0 ", "2 ", "70 ", "130 ", "150 "):
+        assert f"\n  {c}" in tail, (command, c)
+    if command == "replay":
+        assert "\n  4 " in tail and "unfinished" in tail
+    if command == "check":
+        assert all(f"\n  {c} " in tail for c in ("11", "12", "13"))
+
+
+def test_play_in_english_names_the_noc_once(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "play", "--seed", "3", "--lang", "en")
+    assert code == 0 and "nọc / nọc" not in out and "\n  nọc: " in out
+
+
+def test_questions_in_english_are_english_only(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "questions", "--lang", "en")
+    assert code == 0 and out.startswith("# Open questions\n")
+    for vi in ("Câu hỏi", "giá trị", "mặc định", "Tình huống", "Trạng thái", " / "):
+        assert vi not in out, vi
+    code, both, _ = run(capsys, "questions")
+    assert both.startswith("# Câu hỏi còn mở / Open questions")
+
+
+def test_english_numbers_and_articles() -> None:
+    from chanspec.checks.output import count, with_article
+
+    assert [count(1, "deal"), count(2, "deal"), count(1, "step"), count(1500, "state")] == [
+        "1 deal", "2 deals", "1 step", "1,500 states"]
+    assert [with_article(w) for w in ("open row", "provisional row", "'eat' line",
+                                      "'discard' line", "8-player hand", "4-player hand",
+                                      "'u' line")] == [
+        "an open row", "a provisional row", "an 'eat' line", "a 'discard' line",
+        "an 8-player hand", "a 4-player hand", "a 'u' line"]
+
+
+def test_replay_says_who_won_in_a_sentence(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    import random
+
+    from chanspec.checks.conform import logs
+    from chanspec.model import table
+    from chanspec.model.game import State, random_playout
+
+    for seed in range(40):
+        st = State.new(table.rules("family", 4), seed=seed)
+        random_playout(st, random.Random(seed))
+        if (st.outcome() or {}).get("result") == "win":
+            break
+    p = tmp_path / "g.ndjson"
+    p.write_text(logs.dumps(logs.record(st.rules, st.deal, st.history)), encoding="utf-8")
+    code, out, _ = run(capsys, "replay", str(p), "--lang", "en")
+    assert code == 0 and "the hand is seat" not in out
+    assert f"; seat {st.outcome()['winner']} won (" in out

@@ -49,5 +49,5 @@ def test_a_counterexample_prefix_exports_and_replays(tmp_path) -> None:
     path = tmp_path / "cex.itf.json"
     itf.write(path, itf.trace(st.rules, st.deal, prefix, source="checker"))
     res = replay.replay_path(str(path))
-    assert res.status == "conforming" and res.steps == 7
+    assert res.status == "unfinished" and res.steps == 7 and res.exit_code == 4
     assert res.state is not None and res.state.history == prefix

@@ -71,7 +71,7 @@ def test_play_out_writes_atomically(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 @pytest.mark.parametrize("argv,needle", [
     (["play", "--option", "lao-thang=maybe"], "lao-thang"),
-    (["play", "--players", "6"], "choice"),
+    (["play", "--players", "6"], "no variant for 6 players; it has: 4, 5"),
     (["play", "--opener", "7"], "--opener"),
 ])
 def test_play_bad_input(capsys: pytest.CaptureFixture[str], argv: list[str], needle: str) -> None:

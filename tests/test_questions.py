@@ -83,3 +83,53 @@ def test_write_atomic_leaves_old_file_on_failure(tmp_path: Path) -> None:
         write_atomic(target, 42)  # type: ignore[arg-type]
     assert target.read_text(encoding="utf-8") == "old\n"
     assert [p.name for p in tmp_path.iterdir()] == ["f.md"]
+
+
+def _snapshot() -> dict[str, tuple[bytes, int]]:
+    return {p.name: (p.read_bytes(), p.stat().st_mtime_ns)
+            for p in (COMMITTED, COMMITTED.with_name(findings.FILE_NAME))}
+
+
+def test_check_of_another_table_never_rewrites_the_family_questions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    other = tmp_path / "cousins.toml"
+    other.write_text((ROOT / "spec" / "family.toml").read_text(encoding="utf-8")
+                     .replace('id = "family"', 'id = "cousins"', 1), encoding="utf-8")
+    t = table.load(str(other))
+    # the findings themselves take minutes; this test is about where they are written
+    doc = dict(findings.load() or {})
+    doc["table_digest"] = t.digest()
+    monkeypatch.setattr(findings, "compute", lambda *a, **k: doc)
+    before = _snapshot()
+    out = tmp_path / "out"
+    code = cli.main(["check", "--ruleset", str(other), "--quick", "--scales", "five=1",
+                     "--quiet", "--out", str(out), "--lang", "en"])
+    capsys.readouterr()
+    assert code == 0
+    assert _snapshot() == before
+    assert (out / questions.FILE_NAME).is_file() and (out / findings.FILE_NAME).is_file()
+    assert "cousins" not in COMMITTED.read_text(encoding="utf-8")
+    # an explicit path is honoured
+    mine = tmp_path / "mine" / "Q.md"
+    mine.parent.mkdir()
+    assert cli.main(["check", "--ruleset", str(other), "--quick", "--scales", "five=1",
+                     "--quiet", "--out", str(out), "--questions", str(mine)]) == 0
+    assert mine.is_file() and mine.with_name(findings.FILE_NAME).is_file()
+    assert _snapshot() == before
+
+
+def test_questions_write_for_another_table_needs_a_path(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    other = tmp_path / "copy.toml"
+    other.write_text((ROOT / "spec" / "family.toml").read_text(encoding="utf-8"),
+                     encoding="utf-8")
+    before = _snapshot()
+    for flag in ("--write", "--check"):
+        assert cli.main(["questions", "--ruleset", str(other), flag]) == 2
+        assert "path" in capsys.readouterr().err
+    assert _snapshot() == before
+    target = tmp_path / "Q.md"
+    assert cli.main(["questions", "--ruleset", str(other), "--write", str(target)]) == 0
+    assert target.is_file() and _snapshot() == before

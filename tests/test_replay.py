@@ -4,6 +4,7 @@ the step, malformed logs 2 with the line and field."""
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +12,7 @@ import pytest
 from chanspec.checks.cli import app as cli
 from chanspec.checks.conform import logs, replay
 from chanspec.model import cards, table
-from chanspec.model.game import Action, State
+from chanspec.model.game import Action, State, random_playout
 from kit_helpers import build_deal, case_prefix, played, vector_docs
 
 
@@ -228,3 +229,80 @@ def test_replay_writes_an_itf_trace(tmp_path: Path, capsys: Any) -> None:
     assert doc["#meta"]["format"] == "ITF" and len(doc["states"]) == len(st.history) + 1
     assert cli.main(["replay", str(out), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["format"] == "itf"
+
+
+# --------------------------------------------------------------------------- unfinished, tables
+
+
+def test_a_truncated_log_is_unfinished_with_its_own_exit_code(tmp_path: Path,
+                                                              capsys: Any) -> None:
+    st = played(27)
+    lines = logs.record(st.rules, st.deal, st.history)
+    cut = logs.dumps(lines[:15])
+    code, out = _run(tmp_path, cut, capsys=capsys)
+    assert code == replay.EXIT_UNFINISHED == 4
+    assert out["result"] == "unfinished" and out["final"]["terminal"] is False
+    p = tmp_path / "game.ndjson"
+    assert cli.main(["replay", str(p), "--lang", "en"]) == 4
+    text = capsys.readouterr().out
+    assert "UNFINISHED" in text and "Conforming" not in text
+    # the whole hand still exits 0
+    code, out = _run(tmp_path, _log(st), capsys=capsys)
+    assert code == 0 and out["result"] == "conforming"
+
+
+def _other_table(tmp_path: Path, change: str = "") -> Path:
+    text = (Path(__file__).resolve().parent.parent / "spec" / "family.toml").read_text(
+        encoding="utf-8").replace('id = "family"', 'id = "cousins"', 1)
+    if change:
+        text = text.replace('default = "never"', change, 1)
+    p = tmp_path / "cousins.toml"
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def test_a_log_never_opens_a_table_file_it_names(tmp_path: Path, capsys: Any) -> None:
+    st = played(28)
+    lines = logs.record(st.rules, st.deal, st.history)
+    secret = tmp_path / "secret.toml"
+    secret.write_text((Path(__file__).resolve().parent.parent / "spec" / "family.toml")
+                      .read_text(encoding="utf-8"), encoding="utf-8")
+    lines[0]["ruleset"] = str(secret)
+    code, out = _run(tmp_path, logs.dumps(lines), capsys=capsys)
+    assert code == 2 and out["error"]["field"] == "ruleset"
+    assert "not a built-in ruleset" in out["error"]["message"]
+    assert "--ruleset" in out["error"]["hint"]
+
+
+def test_another_table_is_given_on_the_command_line_and_checked_by_digest(
+    tmp_path: Path, capsys: Any
+) -> None:
+    path = _other_table(tmp_path)
+    t = table.load(str(path))
+    st = State.new(t.resolve(4), seed=3)
+    random_playout(st, random.Random(3))
+    lines = logs.record(st.rules, st.deal, st.history)
+    assert lines[0]["ruleset"] == "cousins" and lines[0]["table_digest"] == t.digest()
+    text = logs.dumps(lines)
+    code, out = _run(tmp_path, text, capsys=capsys)
+    assert code == 2 and out["error"]["field"] == "ruleset"
+    code, out = _run(tmp_path, text, "--ruleset", str(path), capsys=capsys)
+    assert code == 0 and out["result"] == "conforming"
+    other = tmp_path / "other"
+    other.mkdir()
+    changed = _other_table(other, 'default = "before-next-acts"')
+    code, out = _run(tmp_path, text, "--ruleset", str(changed), capsys=capsys)
+    assert code == 2 and out["error"]["field"] == "table_digest"
+
+
+def test_a_byte_order_mark_and_deep_nesting(tmp_path: Path, capsys: Any) -> None:
+    st = played(29)
+    code, out = _run(tmp_path, "\ufeff" + _log(st), capsys=capsys)
+    assert code == 0 and out["result"] == "conforming"
+    lines = _log(st).splitlines()
+    deep = "\n".join([lines[0], "[" * 100000] + lines[1:])
+    code, out = _run(tmp_path, deep, capsys=capsys)
+    assert code == 2 and out["error"]["line"] == 2
+    assert "nested too deeply" in out["error"]["message"]
+    code, out = _run(tmp_path, '{"a":' * 100000 + "1" + "}" * 100000, capsys=capsys)
+    assert code == 2 and "nested too deeply" in out["error"]["message"]

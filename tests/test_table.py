@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from chanspec.model import table
+from chanspec.model import cards, table
 from chanspec.model.table import TableError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -459,3 +459,57 @@ def test_former_loader_crash_is_a_clear_error(name: str) -> None:
     with pytest.raises(TableError) as info:
         table.load_text(to_toml(data), "bad.toml")
     assert all(p.where != table.UNCHECKED for p in info.value.problems), info.value
+
+
+# --------------------------------------------------------------------------- playable tables
+
+_ALL_CODES = list(cards.CODES)
+
+
+@pytest.mark.parametrize("change, where, field, words", [
+    (lambda d: d["deck"].__setitem__("copies", 1), "variant[0]", "players",
+     ("cannot be dealt", "93 cards", "only 30")),
+    (lambda d: d["deck"].__setitem__("faces", ["1v", "2v"]), "variant[1]", "players",
+     ("cannot be dealt", "96 cards", "only 8")),
+    (lambda d: d["deck"].__setitem__("faces", [c for c in _ALL_CODES] + ["3n"]), "deck", "faces",
+     ("Tam Văn (3n) is listed 2 times",)),
+    (lambda d: d["claims"].__setitem__("priority", [["u", "chiu-u"], [], ["chiu"], ["reclaim"],
+                                                    ["eat"]]), "claims", "priority",
+     ("tier 2 is empty",)),
+    (lambda d: d["claims"].__setitem__("priority", [["chiu"], ["u", "chiu-u"], ["reclaim"],
+                                                    ["eat"]]), "claims", "priority_says[0]",
+     ("'u-before-chiu' says u goes before chiu", "tier 2")),
+    (lambda d: d["claims"].__setitem__("priority", [["u", "chiu-u"], ["chiu"], ["eat"],
+                                                    ["reclaim"]]), "claims", "priority_says[2]",
+     ("'reclaim-deadline' says reclaim goes before eat",)),
+    (lambda d: d["claims"].__setitem__("priority_says", [["u", "chiu"], ["chiu", "eat"]]),
+     "claims", "priority_says", ("one [higher, lower] pair",)),
+    (lambda d: d["claims"]["priority_rules"].pop(), "claims", "priority_rules",
+     ("4 tiers need 3 rows",)),
+])
+def test_tables_that_cannot_be_played_are_refused(
+    change: Callable[[dict[str, Any]], Any], where: str, field: str, words: tuple[str, ...]
+) -> None:
+    data = family_data()
+    change(data)
+    ps = problems_of(to_toml(data))
+    assert _has(ps, where, field, *words), ps
+
+
+def test_a_deck_just_large_enough_for_every_deal_loads() -> None:
+    data = family_data()
+    # 24 faces x 4 = 96 cards: 93 dealt to four players, 96 to five (no nọc card left)
+    data["deck"]["faces"] = _ALL_CODES[:24]
+    ps = problems_of(to_toml(data))
+    assert _has(ps, "variant[1]", "players", "96 cards", "only 96")
+    assert not any(p.where == "variant[0]" for p in ps)
+
+
+def test_a_table_for_judging_hands_only_may_have_a_small_deck() -> None:
+    data = family_data()
+    data["deck"]["faces"] = ["1v", "chi"]
+    text = to_toml(data)
+    with pytest.raises(TableError, match="cannot be dealt"):
+        table.load_text(text, "small.toml")
+    t = table.load_text(text, "small.toml", dealt=False)
+    assert t.resolve(4).faces == (cards.parse("1v"), cards.CHI)

@@ -15,6 +15,7 @@ Exit codes (all commands):
 * 1   the check ran and found a problem (e.g. ``questions --check`` on a stale file)
 * 2   bad input: a usage error, an unknown card, an impossible hand, an unknown option
 * 3   a command could not be loaded (its module failed to import)
+* 4   ``replay``: every line conforms but the log stops before the hand is over
 * 70  internal error (a bug in chanspec; set CHANSPEC_DEBUG=1 to see the traceback)
 * 130 interrupted (Ctrl-C)
 * 150 the rule table does not load (the message names file, rule id/path and field)
@@ -110,10 +111,14 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         epilog=(
             "Mã thoát / exit codes: 0 ok, 1 check found a problem, 2 bad input, "
-            "3 command unavailable, 70 internal error, 150 rule table does not load."
+            "3 command unavailable, 4 replay: the log is unfinished, 11/12/13 check: deadlock, "
+            "invariant, endless play, 70 internal error, 130 interrupted, "
+            "150 rule table does not load."
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"chanspec {_version()}",
+                        help="in phiên bản / print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND",
                                 title="lệnh / commands")
     for module in command_modules():
@@ -134,6 +139,16 @@ def build_parser() -> argparse.ArgumentParser:
         except Exception as exc:  # noqa: BLE001
             _register_broken(sub, module, exc)
     return parser
+
+
+def _version() -> str:
+    """The installed distribution's version (``pyproject.toml``)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("chanspec")
+    except metadata.PackageNotFoundError:
+        return "(not installed)"
 
 
 def _error(prefix_vi: str, prefix_en: str, message: object) -> None:

@@ -14,7 +14,8 @@ Runs, on the family's rules by default:
 It writes into ``--out`` (default ``out/check``): ``report.txt``, ``findings.json``, one
 ITF trace (``*.itf.json``) and one scenario text per violation, and DOT/SVG pictures;
 and regenerates OPEN_QUESTIONS.md and OPEN_QUESTIONS.json (not with ``--no-write``,
-which only says whether they are stale).
+which only says whether they are stale): the checkout's for the built-in ``family``,
+``--out``'s for a table given by path (``--questions PATH`` chooses).
 
 ``findings.json`` (for checks/report/site.py) is::
 
@@ -48,6 +49,8 @@ from chanspec.checks.cli.options import (
     add_common,
     load_table,
     options_of,
+    player_count,
+    players_of,
     positive_int,
 )
 from chanspec.checks.explore import packed_search, scale
@@ -56,11 +59,13 @@ from chanspec.checks.findings import compute as findings
 from chanspec.checks.findings import questions, scenario
 from chanspec.checks.output import (
     check_output_file,
+    count,
     prepare_output_dir,
     say,
     write_atomic,
 )
 from chanspec.checks.report import diagrams
+from chanspec.model import table as table_mod
 from chanspec.model.game import Deal
 from chanspec.model.table import OptionError, Table
 
@@ -83,11 +88,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         subparsers, "check",
         "kiểm tra bảng luật bằng máy: bế tắc, mâu thuẫn, câu hỏi còn mở",
         "model-check the rule table: deadlocks, contradictions, the open questions",
-        epilog="Mã thoát / exit codes: 0 none found, 11 deadlock, 12 invariant or "
-               "contradiction, 13 endless play, 150 the table does not load.",
+        codes=("0   không thấy gì / none found", "11  bế tắc / deadlock",
+               "12  vi phạm bất biến hoặc mâu thuẫn / invariant or contradiction",
+               "13  chơi mãi không hết / endless play"),
     )
     add_common(p, players=False)
-    p.add_argument("--players", type=int, choices=(4, 5), default=None,
+    p.add_argument("--players", type=player_count, default=None, metavar="N",
                    help="chỉ các cấu hình có số người này / only scales with this many "
                         "seats (default: all)")
     p.add_argument("--quick", action="store_true",
@@ -120,7 +126,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--no-write", action="store_true",
                    help="không ghi OPEN_QUESTIONS.md, chỉ báo nếu đã cũ / do not rewrite "
                         "OPEN_QUESTIONS.md, only say whether it is stale")
+    p.add_argument("--questions", default=None, metavar="PATH",
+                   help="nơi ghi OPEN_QUESTIONS.md (và .json bên cạnh) / where to write "
+                        "OPEN_QUESTIONS.md, with OPEN_QUESTIONS.json beside it (default: the "
+                        "checkout's for the built-in family table, inside --out for a table "
+                        "given by path)")
     p.set_defaults(func=run)
+
+
+def questions_paths(args: argparse.Namespace, out: Path) -> tuple[Path, Path]:
+    """Where this run's OPEN_QUESTIONS.md and .json go.  Only a built-in ruleset named by
+    name writes the checkout's files by default; a table given by path writes its own
+    questions inside --out, so it never overwrites the family's."""
+    if args.questions:
+        md = Path(args.questions)
+    elif args.ruleset in table_mod.builtin_names():
+        md = questions.default_path()
+    else:
+        md = out / questions.FILE_NAME
+    return md, md.with_name(findings.FILE_NAME)
 
 
 def _plan(args: argparse.Namespace) -> list[tuple[scale.Scale, int, int, str]]:
@@ -183,6 +207,8 @@ def run(args: argparse.Namespace) -> int:
     t_start = time.perf_counter()
     table = load_table(args)
     opts = options_of(args, table)
+    if args.players is not None:
+        players_of(table, [args.players])
     lang = args.lang
     # every output path is checked before the long work starts
     out = prepare_output_dir(args.out)
@@ -217,9 +243,10 @@ def run(args: argparse.Namespace) -> int:
         deals = scale.deals(rules, n_deals, args.seed)
         label = sc.name if engine == "reference" else f"{sc.name}-packed"
         emit(f"\n== Cấu hình {label}: {sc.vi}; {len(deals)} ván chia (hạt giống {args.seed})",
-             f"\n== Scale {label}: {sc.en}; {len(deals)} deals (seed {args.seed})")
+             f"\n== Scale {label}: {sc.en}; {count(len(deals), 'deal')} (seed {args.seed})")
         emit(f"Đang tính trạng thái ban đầu... {len(deals)} trạng thái phân biệt.",
-             f"Finished computing initial states: {len(deals)} distinct states generated.")
+             f"Finished computing initial states: {count(len(deals), 'distinct state')} "
+             "generated.")
         if engine == "packed":
             emit(f"Máy nén (model/packed.py): một lần duyệt cho mọi ván, tối đa {cap:,} "
                  f"trạng thái; cứ {args.check_every} trạng thái thì đi lại bằng máy tham chiếu.",
@@ -243,12 +270,23 @@ def run(args: argparse.Namespace) -> int:
         done = "xong" if res.complete else f"DỪNG ở giới hạn {cap:,} trạng thái{per_vi}"
         done_en = "complete" if res.complete else f"STOPPED at the {cap:,} states{per_en} cap"
         emit(f"Kiểm tra mô hình {done}.", f"Model checking {done_en}.")
-        emit(f"{res.generated:,} trạng thái sinh ra, {res.distinct:,} trạng thái phân biệt, "
-             f"0 trạng thái còn trong hàng đợi.",
-             f"{res.generated:,} states generated, {res.distinct:,} distinct states found, "
-             f"0 states left on queue.")
-        emit(f"Độ sâu của đồ thị trạng thái: {res.depth}.",
-             f"The depth of the complete state graph search is {res.depth}.")
+        if res.complete:
+            emit(f"{res.generated:,} trạng thái sinh ra, {res.distinct:,} trạng thái phân "
+                 f"biệt, 0 trạng thái còn trong hàng đợi.",
+                 f"{res.generated:,} states generated, {res.distinct:,} distinct states found, "
+                 f"0 states left on queue.")
+            emit(f"Độ sâu của đồ thị trạng thái: {res.depth}.",
+                 f"The depth of the complete state graph search is {res.depth}.")
+        else:
+            emit(f"{res.generated:,} trạng thái sinh ra, {res.distinct:,} trạng thái phân "
+                 f"biệt; dừng ở giới hạn {cap:,}{per_vi}: các trạng thái còn chờ trong hàng "
+                 "đợi chưa được duyệt (--cap N để nâng giới hạn).",
+                 f"{res.generated:,} states generated, {res.distinct:,} distinct states found; "
+                 f"stopped at the {cap:,}-state cap{per_en}: the states still on the queue "
+                 "were not explored (raise it with --cap N).")
+            emit(f"Độ sâu đã tới trước khi dừng: {res.depth}.",
+                 f"The depth reached before the cap is {res.depth} (the search is "
+                 "incomplete).")
         emit(f"{res.states_per_second:,.0f} trạng thái/giây ({res.workers} tiến trình; "
              f"{res.states_per_core_second:,.0f}/giây mỗi lõi), {res.bytes_per_state:.0f} byte "
              f"mỗi trạng thái lưu, {res.seconds:.1f} giây.",
@@ -291,11 +329,16 @@ def run(args: argparse.Namespace) -> int:
     emit(f"Không bao giờ tác động ở mọi cấu hình: {', '.join(vac['never_cited']) or '—'}",
          f"Never acted at any scale: {', '.join(vac['never_cited']) or '—'}")
     for name, rows in vac["unreachable"].items():
-        emit(f"  {name}: không tới được / unreachable: {', '.join(rows) or '—'}",
+        emit(f"  {name}: không tới được: {', '.join(rows) or '—'}",
              f"  {name}: unreachable: {', '.join(rows) or '—'}")
     # findings and OPEN_QUESTIONS
-    cached = findings.load()
-    fresh = cached is not None and cached.get("table_digest") == findings.table_digest(table)
+    md_path, json_path = questions_paths(args, out)
+    digest = findings.table_digest(table)
+    # the findings are keyed by the table's digest: this run's own file, else the
+    # checkout's when it was computed for the very same table data
+    cached = next((doc for doc in (findings.load(json_path), findings.load())
+                   if doc is not None and doc.get("table_digest") == digest), None)
+    fresh = cached is not None
     if args.quick and fresh:
         doc = cached
         emit("\n== Câu hỏi còn mở: dùng OPEN_QUESTIONS.json (khớp với bảng luật)",
@@ -309,17 +352,15 @@ def run(args: argparse.Namespace) -> int:
     assert doc is not None
     _summarise_questions(doc, emit)
     md = findings.render(table, doc)
-    md_path = questions.default_path()
     if args.no_write:
         current = md_path.read_text(encoding="utf-8") if md_path.exists() else None
         if current != md:
             emit(f"{md_path} đã cũ. Chạy: chanspec check", f"{md_path} is stale. Run: "
                  "chanspec check")
     else:
-        write_atomic(findings.default_path(), findings.dumps(doc))
+        write_atomic(json_path, findings.dumps(doc))
         write_atomic(md_path, md)
-        emit(f"Đã ghi {md_path} và {findings.default_path().name}",
-             f"Wrote {md_path} and {findings.default_path().name}")
+        emit(f"Đã ghi {md_path} và {json_path.name}", f"Wrote {md_path} and {json_path.name}")
     report.update({k: doc.get(k) for k in ("questions", "extra", "hands", "z3", "ends")})
     # pictures
     pics = [("flow", diagrams.flow_dot(table))]
@@ -420,11 +461,11 @@ def _write_violation(out: Path, sc: scale.Scale, label: str, rules: Any, deal: D
     kind_vi = {"deadlock": "Bế tắc", "invariant": "Vi phạm bất biến",
                "contradiction": "Mâu thuẫn", "endless": "Chơi mãi"}[v.kind]
     emit(f"Lỗi: {kind_vi} ({v.what}) sau {v.depth} bước — {v.vi}",
-         f"Error: {v.kind} ({v.what}) after {v.depth} steps — {v.en}")
+         f"Error: {v.kind} ({v.what}) after {count(v.depth, 'step')} — {v.en}")
     emit("Tình huống ngắn nhất:", "The shortest behaviour leading to it:")
     for s in steps:
         emit(f"  {s.index}. {s.vi}", f"  {s.index}. {s.en}")
-    emit(f"  vết ITF / ITF trace: {out / (base + '.itf.json')}",
+    emit(f"  vết ITF: {out / (base + '.itf.json')}",
          f"  ITF trace: {out / (base + '.itf.json')}")
     return {**v.as_json(), "itf": f"{base}.itf.json", "scenario": [s.as_report() for s in steps]}
 
@@ -438,5 +479,5 @@ def _summarise_questions(doc: dict[str, Any], emit: Any) -> None:
         else:
             emit(f"  {rid}: {w['value_a']} ≠ {w['value_b']} sau {len(w['path'])} bước "
                  f"(cấu hình {w['scale']})",
-                 f"  {rid}: {w['value_a']} ≠ {w['value_b']} after {len(w['path'])} steps "
+                 f"  {rid}: {w['value_a']} ≠ {w['value_b']} after {count(len(w['path']), 'step')} "
                  f"(scale {w['scale']})")

@@ -22,7 +22,14 @@ import shlex
 import shutil
 import sys
 
-from chanspec.checks.cli.options import add_command, add_common, load_table, options_of
+from chanspec.checks.cli.options import (
+    add_command,
+    add_common,
+    load_table,
+    options_of,
+    player_count,
+    players_of,
+)
 from chanspec.checks.conform import campaign as conform
 from chanspec.checks.conform import logs
 from chanspec.checks.output import check_output_file, prepare_output_dir, say, write_atomic
@@ -39,6 +46,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
             "  chanspec conform --impl \"./my-engine --stdio\" --seed 7 --timeout 2\n\n"
             "Giao thức / protocol: vectors/PROTOCOL.md."
         ),
+        codes=("0   phù hợp / conforming",
+               "1   khác máy tham chiếu hoặc engine lỗi / a mismatch or an engine error"),
     )
     p.add_argument("--impl", required=True, metavar="CMD",
                    help="lệnh chạy engine cần kiểm tra / the command that runs the engine "
@@ -77,8 +86,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         "--json nothing is written unless --save is given (the logs are in "
                         "the JSON)")
     add_common(p, players=False)
-    p.add_argument("--players", type=int, choices=(4, 5), action="append",
-                   help="số người chơi, lặp lại được / player count(s) to play (default 4 and 5)")
+    p.add_argument("--players", type=player_count, action="append", metavar="N",
+                   help="số người chơi, lặp lại được / player count(s) to play (default: every "
+                        "variant of the table, 4 and 5 for family)")
     p.set_defaults(func=run)
 
 
@@ -130,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
     if problem is not None:
         print(f"chanspec conform: {problem}", file=sys.stderr)
         return 2
-    players = tuple(sorted(set(args.players or [4, 5])))
+    players = players_of(table, args.players)
     # where the scenario will be saved is checked before the campaign, not after it
     if args.save is not None:
         check_output_file(args.save)

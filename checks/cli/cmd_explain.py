@@ -17,8 +17,8 @@ import json
 import sys
 from typing import Any
 
-from chanspec.checks.cli.options import add_command
-from chanspec.checks.output import say
+from chanspec.checks.cli.options import add_command, add_log_ruleset, log_table
+from chanspec.checks.output import count, say, with_article
 from chanspec.checks.report.narrate import action_words
 from chanspec.model import cards
 from chanspec.model.game import Action, ActionError, State
@@ -51,6 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--lang", choices=("vi", "en"), default="vi",
                    help="vi = tiếng Việt kèm tiếng Anh (mặc định), en = chỉ tiếng Anh / "
                         "vi = Vietnamese with English (default), en = English only")
+    add_log_ruleset(p)
     p.set_defaults(func=run)
 
 
@@ -63,7 +64,7 @@ def load_state(args: argparse.Namespace) -> State | int:
     from chanspec.checks.conform import logs, records
 
     try:
-        log = records.load(args.file)
+        log = records.load(args.file, log_table(args))
     except logs.LogError as exc:
         return _error(args, f"không đọc được {args.file}: {exc}",
                       f"cannot read {args.file}: {exc}")
@@ -72,7 +73,7 @@ def load_state(args: argparse.Namespace) -> State | int:
         if not 0 <= args.step <= len(actions):
             return _error(args, f"--step phải từ 0 đến {len(actions)} (tệp có {len(actions)} "
                           "nước)", f"--step must be 0..{len(actions)} (the file has "
-                          f"{len(actions)} actions)")
+                          f"{count(len(actions), 'action')})")
         actions = actions[:args.step]
     st = State(log.rules, log.deal)
     for i, a in enumerate(actions, start=1):
@@ -157,7 +158,7 @@ def render(rep: dict[str, Any], lang: str) -> str:
     s = rep["seat"]
     out = []
     where_vi = f"Sau {pos['actions_played']} nước; {PHASE_VI[pos['phase']]}"
-    where_en = f"After {pos['actions_played']} actions; {PHASE_EN[pos['phase']]}"
+    where_en = f"After {count(pos['actions_played'], 'action')}; {PHASE_EN[pos['phase']]}"
     if "window" in pos:
         w = pos["window"]
         c = cards.name(cards.parse(w["card"]))
@@ -203,7 +204,7 @@ def run(args: argparse.Namespace) -> int:
         return st
     if not 0 <= args.seat < st.n:
         return _error(args, f"--seat phải từ 0 đến {st.n - 1} (ván {st.n} người)",
-                      f"--seat must be 0..{st.n - 1} (a {st.n}-player hand)")
+                      f"--seat must be 0..{st.n - 1} ({with_article(f'{st.n}-player hand')})")
     rep = report(st, args.seat)
     if args.json:
         sys.stdout.write(json.dumps(rep, ensure_ascii=False, indent=2) + "\n")

@@ -31,10 +31,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-from chanspec.checks.cli.options import add_command, load_table, options_of
+from chanspec.checks.cli.options import (
+    add_command,
+    load_table,
+    options_of,
+    player_count,
+    players_of,
+)
 from chanspec.checks.explore import simulate, stateful
 from chanspec.checks.explore.invariants import STUCK_BANS, STUCK_EMPTY, Finding
-from chanspec.checks.output import prepare_output_dir, say, write_atomic
+from chanspec.checks.output import count, prepare_output_dir, say, write_atomic
 
 DEFAULT_GAMES = {"ci": 200, "deep": 5000}
 RULES_FINDINGS = {
@@ -56,12 +62,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         epilog=("Ví dụ / example:\n"
                 "  chanspec explore --profile ci --seed 1\n"
                 "  chanspec explore --profile deep --seed 7 --players 5 --games 20000"),
+        codes=("0   không thấy lỗi / nothing found", "1   có phát hiện / a finding"),
     )
     p.add_argument("--profile", choices=("ci", "deep"), default="ci",
                    help="ci: nhanh; deep: lâu / ci: quick (default); deep: long campaign")
     p.add_argument("--seed", type=int, default=0, help="hạt giống / seed (default 0)")
-    p.add_argument("--players", type=int, choices=(4, 5), default=None,
-                   help="chỉ số người này / only this player count (default: both)")
+    p.add_argument("--players", type=player_count, default=None, metavar="N",
+                   help="chỉ số người này / only this player count (default: every variant "
+                        "of the table)")
     p.add_argument("--games", type=int, default=None,
                    help="số ván mô phỏng / random games (default 200 ci, 5000 deep)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
@@ -91,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         prepare_output_dir(args.save)  # before the long run, not after it
     table = load_table(args)
     opts = options_of(args, table)
-    players = (args.players,) if args.players else (4, 5)
+    players = players_of(table, [args.players] if args.players else None)
     games = DEFAULT_GAMES[args.profile] if args.games is None else args.games
     t0 = time.perf_counter()
     machine_findings: list[dict[str, Any]] = []
@@ -173,12 +181,13 @@ def _counts(stats: dict[str, Any], lang: str) -> list[str]:
     return [
         say(lang, f"{stats['games']} ván xong, {stats['steps']} bước (trạng thái sinh ra), "
             f"{stats['distinct_states']} trạng thái khác nhau, ván dài nhất {stats['max_depth']} "
-            "nước", f"{stats['games']} hands finished, {stats['steps']} steps (states "
-            f"generated), {stats['distinct_states']} distinct states, deepest hand "
-            f"{stats['max_depth']} moves", "    "),
+            "nước", f"{count(stats['games'], 'hand')} finished, {count(stats['steps'], 'step')} "
+            f"(states generated), {count(stats['distinct_states'], 'distinct state')}, "
+            f"deepest hand {count(stats['max_depth'], 'move')}", "    "),
         say(lang, f"kết cục: {outs}", f"outcomes: {outs}", "    "),
         say(lang, f"{stats['windows_resolved']} lần xét quân ở cửa; nhận: {claims}",
-            f"{stats['windows_resolved']} claim windows resolved; applied: {claims}", "    "),
+            f"{count(stats['windows_resolved'], 'claim window')} resolved; applied: {claims}",
+            "    "),
     ]
 
 
@@ -196,7 +205,7 @@ def render(r: dict[str, Any], lang: str) -> str:
         out += _counts(h["stats"], lang)
     s = r["simulation"]
     out.append(say(lang, f"2. Mô phỏng ngẫu nhiên: {s['games']} ván, {s['seconds']} giây",
-                   f"2. Random simulation: {s['games']} games, {s['seconds']} s"))
+                   f"2. Random simulation: {count(s['games'], 'game')}, {s['seconds']} s"))
     out += _counts(s["stats"], lang)
     out.append("")
     if r["machine_findings"]:
@@ -214,8 +223,9 @@ def render(r: dict[str, Any], lang: str) -> str:
                        "Rules findings (properties of the rules, not machine faults):"))
         for kind, f in r["rules_findings"].items():
             vi, en = RULES_FINDINGS.get(kind, (kind, kind))
-            out.append(say(lang, f"- {kind}: {vi}; ví dụ ngắn nhất {len(f['actions'])} nước",
-                           f"- {kind}: {en}; shortest example {len(f['actions'])} moves", "  "))
+            shortest = len(f["actions"])
+            out.append(say(lang, f"- {kind}: {vi}; ví dụ ngắn nhất {shortest} nước",
+                           f"- {kind}: {en}; shortest example {count(shortest, 'move')}", "  "))
             if "game" in f:
                 out.append(f"      {f['game']}, {f['players']}p")
             out.append("      replay: " + json.dumps(f["actions"]))

@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
                     "Options off their default: " + (shown or "none")),
                 say(args.lang, "Bài chia (mã quân):", "Deal (card codes):"),
                 *(f"  {s}: {' '.join(cards.codes(h))}" for s, h in enumerate(deal.hands)),
-                f"  nọc / nọc: {' '.join(cards.codes(deal.noc))}",
+                f"  nọc: {' '.join(cards.codes(deal.noc))}",
                 ""]
         text = "\n".join(head) + narrate.render(lines, args.lang) + "\n"
         text += "\n" + say(args.lang,

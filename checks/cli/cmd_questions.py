@@ -1,8 +1,11 @@
 """``chanspec questions``: print, write or check OPEN_QUESTIONS.md.
 
-* ``chanspec questions``              print it
+* ``chanspec questions``              print it (``--lang en``: English only)
 * ``chanspec questions --write [PATH]`` regenerate it (atomically)
 * ``chanspec questions --check [PATH]`` exit 1 when the file differs from the table
+
+Without PATH these name the checkout's OPEN_QUESTIONS.md, which belongs to the built-in
+family table: with ``--ruleset PATH/TO/TABLE.toml`` a path of its own is required.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from chanspec.checks.cli.options import add_command, add_common, load_table
 from chanspec.checks.findings import compute as findings
 from chanspec.checks.findings import questions
 from chanspec.checks.output import check_output_file, say, write_atomic
+from chanspec.model import table as table_mod
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -22,6 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         subparsers, "questions",
         "tạo OPEN_QUESTIONS.md: các luật còn mở và các lựa chọn",
         "generate OPEN_QUESTIONS.md: the open rules and their choices",
+        codes=("0   xong / ok", "1   tệp đã cũ / the file is stale (--check)"),
     )
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--write", nargs="?", const="", default=None, metavar="PATH",
@@ -37,10 +42,23 @@ def run(args: argparse.Namespace) -> int:
     if args.write:
         check_output_file(args.write)
     # with the checker's findings (OPEN_QUESTIONS.json) when they match the table
-    text = findings.render(load_table(args), findings.load())
+    table = load_table(args)
     if args.write is None and args.check is None:
-        sys.stdout.write(text)
+        # on the terminal in the chosen language; the file itself is always bilingual
+        sys.stdout.write(findings.render(table, findings.load(), lang=args.lang))
         return 0
+    text = findings.render(table, findings.load())
+    if not (args.write or args.check) and args.ruleset not in table_mod.builtin_names():
+        flag = "--write" if args.write is not None else "--check"
+        print(say(args.lang,
+                  f"chanspec questions: {flag} không kèm đường dẫn chỉ dành cho bảng luật có "
+                  f"sẵn; bảng {args.ruleset} cần một đường dẫn riêng, ví dụ {flag} "
+                  "out/OPEN_QUESTIONS.md",
+                  f"chanspec questions: {flag} without a path is for the built-in table only "
+                  f"(it is the checkout's OPEN_QUESTIONS.md); for the table {args.ruleset} "
+                  f"give a path of its own, e.g. {flag} out/OPEN_QUESTIONS.md"),
+              file=sys.stderr)
+        return 2
     path = Path(args.write or args.check or questions.default_path())
     if args.write is not None:
         write_atomic(path, text)

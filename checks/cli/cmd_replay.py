@@ -3,9 +3,10 @@
 LOG is an NDJSON game log (format in vectors/README.md), a state file written by
 ``State.to_json()``, or an ITF trace written by chanspec; ``-`` reads standard input.
 
-Exit codes: 0 the log conforms, 1 it diverges from the rules (the first divergence is
-reported: line, step, what the log did, what the rules allow there and the rule ids
-that forbid it), 2 the log is malformed (line and field).
+Exit codes: 0 the log conforms and the hand is over, 1 it diverges from the rules (the
+first divergence is reported: line, step, what the log did, what the rules allow there
+and the rule ids that forbid it), 2 the log is malformed (line and field), 4 every line
+conforms but the log stops before the hand is over (unfinished).
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ import argparse
 import json
 import sys
 
-from chanspec.checks.cli.options import add_command
+from chanspec.checks.cli.options import add_command, add_log_ruleset, log_table
 from chanspec.checks.conform import itf, logs, replay
-from chanspec.checks.output import check_output_file, say
+from chanspec.checks.output import check_output_file, count, pick, say
 from chanspec.model import cards
 
 EXIT_CONFORMING, EXIT_DIVERGENCE, EXIT_MALFORMED = 0, 1, 2
@@ -27,11 +28,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         subparsers, "replay",
         "kiểm tra một nhật ký ván bài từng bước theo máy tham chiếu",
         "check a game log step by step against the reference machine",
-        epilog=(
-            "Mã thoát / exit codes: 0 phù hợp / conforming, 1 lệch luật / divergence, "
-            "2 sai định dạng / malformed log.\n"
-            "Định dạng / format: vectors/README.md, vectors/log.schema.json."
-        ),
+        epilog="Định dạng / format: vectors/README.md, vectors/log.schema.json.",
+        codes=("0   phù hợp, ván đã xong / conforming, the hand is over",
+               "1   lệch luật / divergence", "4   phù hợp nhưng ván chưa xong / conforming "
+               "but unfinished (the log stops before the end)"),
     )
     p.add_argument("log", metavar="LOG",
                    help="nhật ký NDJSON, tệp to_json hoặc vết ITF; '-' là stdin / an NDJSON "
@@ -42,16 +42,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--json", action="store_true", help="in kết quả dạng JSON / print JSON")
     p.add_argument("--lang", choices=("vi", "en"), default="vi",
                    help="ngôn ngữ / output language (vi: Vietnamese with English, en)")
+    add_log_ruleset(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.itf is not None:
         check_output_file(args.itf)
+    table = log_table(args)
     if args.log == "-":
-        result = replay.replay_text(sys.stdin.read(), "<stdin>")
+        result = replay.replay_text(sys.stdin.read(), "<stdin>", table)
     else:
-        result = replay.replay_path(args.log)
+        result = replay.replay_path(args.log, table)
     if args.itf and result.state is not None:
         st = result.state
         assert st.deal is not None
@@ -81,10 +83,26 @@ def render(result: replay.ReplayResult, lang: str) -> str:
                        f"Malformed log: {e.source}, {where_en}"))
         out.append(f"  {e.message}")
         if e.hint:
-            out.append(say(lang, f"Gợi ý: {e.hint}", f"Hint: {e.hint}", "  "))
+            # the hint is English (as in every LogError): one labelled line, not a
+            # Vietnamese line carrying English
+            out.append(f"  {pick(lang, 'Gợi ý', 'Hint')}: {e.hint}")
         return "\n".join(out)
     st = result.state
     assert st is not None
+    if result.status == "unfinished":
+        fin = result.final() or {}
+        seats = ", ".join(map(str, fin.get("pending", [])))
+        out.append(say(lang, f"Ván CHƯA XONG: nhật ký dừng khi ván chưa kết thúc "
+                       f"({result.steps} hành động, {result.lines} dòng, {result.fmt}), "
+                       f"đang chờ người {seats}. Các dòng đã có đều phù hợp luật.",
+                       f"UNFINISHED hand: the log stops before the hand is over "
+                       f"({count(result.steps, 'action')}, {count(result.lines, 'line')}, "
+                       f"{result.fmt}), "
+                       f"waiting for seat(s) {seats}. Every line so far conforms."))
+        out.append(say(lang, "Mã thoát 4: nhật ký bị cắt hoặc chưa ghi hết ván.",
+                       "Exit code 4: the log is truncated or does not record the whole hand.",
+                       "  "))
+        return "\n".join(out)
     if result.status == "conforming":
         fin = result.final() or {}
         if fin.get("terminal"):
@@ -94,23 +112,20 @@ def render(result: replay.ReplayResult, lang: str) -> str:
                 end_vi = f"người {o['winner']} ù ({o['kind']}){card}"
                 end_en = f"seat {o['winner']} won ({o['kind']}){card}"
             else:
-                end_vi, end_en = "hòa (hết nọc)", "drawn (the nọc ran out)"
-        elif fin.get("stuck"):
-            end_vi, end_en = "bị kẹt (không ai đi được)", "stuck (nobody has a legal move)"
+                end_vi, end_en = "ván hòa (hết nọc)", "the hand was drawn (the nọc ran out)"
         else:
-            seats = ", ".join(map(str, fin.get("pending", [])))
-            end_vi = f"chưa xong, đang chờ người {seats}"
-            end_en = f"unfinished, waiting for seat(s) {seats}"
+            end_vi, end_en = ("ván bị kẹt (không ai đi được)",
+                              "the hand is stuck (nobody has a legal move)")
         out.append(say(lang, f"Phù hợp luật: {result.steps} hành động, {result.lines} dòng "
-                       f"({result.fmt}); ván {end_vi}.",
-                       f"Conforming: {result.steps} actions, {result.lines} lines "
-                       f"({result.fmt}); the hand is {end_en}."))
+                       f"({result.fmt}); {end_vi}.",
+                       f"Conforming: {count(result.steps, 'action')}, "
+                       f"{count(result.lines, 'line')} ({result.fmt}); {end_en}."))
         return "\n".join(out)
     d = result.divergence
     assert d is not None
     vi_l, en_l = logs.say_line(d.logged)
     out.append(say(lang, f"Lệch luật ở dòng {d.line} (sau {d.step} hành động): {vi_l}",
-                   f"Divergence at line {d.line} (after {d.step} actions): {en_l}"))
+                   f"Divergence at line {d.line} (after {count(d.step, 'action')}): {en_l}"))
     out.append(f"  {json.dumps(d.logged, ensure_ascii=False)}")
     out.append(say(lang, f"Lý do: {d.vi}", f"Why: {d.en}", "  "))
     if d.rules:

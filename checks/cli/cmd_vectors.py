@@ -31,6 +31,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "sinh các ca kiểm thử độc lập ngôn ngữ phủ mọi dòng luật và mọi giá trị tùy chọn",
         "generate language-neutral test cases covering every rule row and option value",
         epilog="Định dạng / format: vectors/README.md, vectors/vector.schema.json.",
+        codes=("0   xong / ok", "1   các vector đã cũ / the vectors are stale (--check)"),
     )
     p.add_argument("--out", required=True, metavar="DIR",
                    help="thư mục đích / where to write (e.g. vectors)")

@@ -13,8 +13,10 @@ Batch mode, ``chanspec win --jsonl``: one JSON object per line on stdin::
      "options": {"lao-thang": "off"}, "kind": "u"}
 
 ``players``, ``laid``, ``options`` and ``kind`` are optional (defaults: --players, none,
-the table's defaults, ``u``).  One output line per input line: the verdict
-``{"win", "chan", "pairs", "rules"}``, or ``{"error": ..., "line": N}`` for a line that
+the table's defaults, ``u``).  A list of cards is a JSON list with one card per element
+(``["chi", "chi"]`` is two Chi Chi cards); a string in place of a list is refused, for
+``hand`` and for each laid group alike.  One output line per input line: the verdict
+``{"win", "chan", "pairs", "rules", "reason"}``, or ``{"error": ..., "line": N}`` for a line that
 cannot be judged.  Blank lines are skipped.  Exit 0 when every line was judged, 2 if
 any was malformed.
 """
@@ -54,7 +56,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help="mọi quân đang cầm trước quân ù, kể cả quân đã hạ / every card held before "
              "the completing card, laid-down ones included",
     )
-    p.add_argument("--with", dest="with_card", metavar="CARD",
+    p.add_argument("--with", dest="with_card", metavar="CARD", action=_Once,
                    help="quân hoàn thành ù / the card that would complete the hand")
     p.add_argument("--laid", action="append", default=[], metavar="CARDS",
                    help='một nhóm đã hạ, lặp lại được / one laid-down group, repeatable '
@@ -72,22 +74,39 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.set_defaults(func=run)
 
 
+class _Once(argparse.Action):
+    """An option that may be given once: a second value is refused, not silently kept."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        before = getattr(namespace, self.dest, None)
+        if before is not None:
+            parser.error(f"{option_string} given twice ({before!r} and {values!r}): a hand "
+                         "has one completing card; judge each one in its own command")
+        setattr(namespace, self.dest, values)
+
+
 # --------------------------------------------------------------------------- one hand
 
 
-def _laid_groups(items: Sequence[Any], rules: table.Rules) -> list[win.Group]:
+def _laid_groups(texts: Sequence[str], rules: table.Rules) -> list[win.Group]:
+    """``--laid "2v 2v"`` groups: each is one string of cards (``chi chi`` is two cards)."""
+    return [win.group_of(cards.parse_many(text), rules) for text in texts]
+
+
+def _json_groups(items: Sequence[Any], rules: table.Rules) -> list[win.Group]:
+    """``"laid"`` in a JSON line: a list of groups, each a list of cards."""
     groups = []
     for item in items:
-        if isinstance(item, str):
-            faces = cards.parse_many(item)
-        elif isinstance(item, list) and all(isinstance(x, str) for x in item):
-            faces = cards.parse_many(item)
-        else:
-            raise win.HandError(
-                f"a laid-down group must be a list of card codes such as [\"2v\", \"2v\"], "
-                f"found {item!r}")
+        faces = cards.parse_list(_card_list(item, "a laid-down group"))
         groups.append(win.group_of(faces, rules))
     return groups
+
+
+def verdict_json(verdict: win.Verdict) -> dict[str, object]:
+    """The verdict object of ``--json`` and ``--jsonl``: the engine's facts plus the reason
+    in both languages (the same facts the text output gives)."""
+    return {**verdict.as_json(), "reason": {"vi": verdict.reason_vi, "en": verdict.reason_en}}
 
 
 def judge(rules: table.Rules, hand: Sequence[int], laid: Sequence[win.Group],
@@ -117,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
     with_card = cards.parse(args.with_card) if args.with_card else None
     verdict = judge(rules, hand, laid, with_card, kind)
     if args.json:
-        print(json.dumps(verdict.as_json(), ensure_ascii=False))
+        print(json.dumps(verdict_json(verdict), ensure_ascii=False))
     else:
         print(render(rules, hand, laid, with_card, kind, verdict, args.lang))
     return 0
@@ -202,12 +221,22 @@ class _LineError(Exception):
     pass
 
 
-def _str_list(v: Any, what: str) -> list[str]:
+def _card_list(v: Any, what: str) -> list[str]:
+    """A JSON list of cards, one card per element.  A string is refused (for "hand" and
+    for each laid group alike): ``"chi chi"`` would be ambiguous, ``["chi", "chi"]`` is not."""
     if isinstance(v, str):
-        return [v]
+        raise _LineError(f"{what} must be a JSON list with one card per element, such as "
+                         f"{json.dumps(v.replace(',', ' ').split(), ensure_ascii=False)}, "
+                         f"not the string {v!r}")
     if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-        raise _LineError(f"{what!r} must be a list of card codes, found {v!r}")
+        raise _LineError(f"{what} must be a list of card codes such as [\"2v\", \"2v\"], "
+                         f"found {_short(v)}")
     return v
+
+
+def _short(v: Any) -> str:
+    text = repr(v)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _judge_obj(obj: Any, tbl: table.Table, players_default: int,
@@ -237,16 +266,17 @@ def _judge_obj(obj: Any, tbl: table.Table, players_default: int,
     rules = cache.get(key)
     if rules is None:
         rules = cache[key] = tbl.resolve(players, options)
-    hand = cards.parse_many(_str_list(obj["hand"], "hand"))
+    hand = cards.parse_list(_card_list(obj["hand"], '"hand"'))
     laid_raw = obj.get("laid") or []
     if not isinstance(laid_raw, list):
-        raise _LineError(f"\"laid\" must be a list of groups, found {laid_raw!r}")
-    laid = _laid_groups(laid_raw, rules)
+        raise _LineError(f"\"laid\" must be a list of groups, each a list of cards such as "
+                         f"[[\"2v\", \"2v\"]], found {_short(laid_raw)}")
+    laid = _json_groups(laid_raw, rules)
     w = obj.get("with")
     if w is not None and not isinstance(w, str):
         raise _LineError(f"\"with\" must be one card code, found {w!r}")
     with_card = cards.parse(w) if w is not None else None
-    return judge(rules, hand, laid, with_card, kind).as_json()
+    return verdict_json(judge(rules, hand, laid, with_card, kind))
 
 
 def run_jsonl(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
@@ -255,6 +285,8 @@ def run_jsonl(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     cache: dict[tuple[Any, ...], table.Rules] = {}
     bad = 0
     for n, line in enumerate(inp, 1):
+        if n == 1:
+            line = line.removeprefix("\ufeff")  # a byte-order mark some editors write
         if not line.strip():
             continue
         try:
@@ -263,6 +295,10 @@ def run_jsonl(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
         except json.JSONDecodeError as exc:
             bad += 1
             result = {"error": f"not valid JSON: {exc.msg} at column {exc.colno}", "line": n}
+        except RecursionError:
+            bad += 1
+            result = {"error": "JSON nested too deeply to read: a hand line is one flat object "
+                      "such as {\"hand\": [\"2v\", ...], \"with\": \"7s\"}", "line": n}
         except (_LineError, cards.CardError, win.HandError, table.OptionError) as exc:
             bad += 1
             result = {"error": str(exc), "line": n}

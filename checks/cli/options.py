@@ -5,23 +5,61 @@ resolve to a rule table.  How lines are printed and files written is `chanspec.c
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from chanspec.model import table as table_mod
 
-PLAYER_CHOICES = (4, 5)
+
+def player_count(text: str) -> int:
+    """argparse type for --players: a whole number; which counts exist is the table's
+    business (`players_of` checks it once the table is loaded)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a number of players such as 4 or 5, got {text!r}") from None
+
+
+def players_of(table: table_mod.Table, requested: Iterable[int] | None) -> tuple[int, ...]:
+    """The player counts to use: every variant of the table when none is requested;
+    raises OptionError naming the table's variants for a count it does not define."""
+    have = tuple(sorted(table.variants))
+    if not requested:
+        return have
+    for n in requested:
+        if n not in table.variants:
+            raise table_mod.OptionError(
+                f"--players {n}: table {table.id!r} has no variant for {n} players; "
+                f"it has: {', '.join(str(p) for p in have)} ([[variant]] rows of the table)")
+    return tuple(sorted(set(requested)))
+
+
+COMMON_EXIT_CODES = (
+    "2   đầu vào sai / bad input (usage, card, hand, option, file)",
+    "70  lỗi nội bộ / internal error: a bug in chanspec (CHANSPEC_DEBUG=1 shows the traceback)",
+    "130 bị ngắt / interrupted (Ctrl-C)",
+    "150 bảng luật không đọc được / the rule table does not load",
+)
+
+
+def exit_codes_line(codes: tuple[str, ...] = ("0   xong / ok",)) -> str:
+    """The exit codes every command's help ends with: its own, then the ones any command
+    may return."""
+    return "\n  ".join(("Mã thoát / exit codes:", *codes, *COMMON_EXIT_CODES))
 
 
 def add_command(
     subparsers: argparse._SubParsersAction, name: str, vi: str, en: str,  # type: ignore[type-arg]
-    epilog: str | None = None,
+    epilog: str | None = None, codes: tuple[str, ...] = ("0   xong / ok",),
 ) -> argparse.ArgumentParser:
-    """A subparser whose one-line help is ``"<vi> / <en>"`` (what ``--help`` lists)."""
+    """A subparser whose one-line help is ``"<vi> / <en>"`` (what ``--help`` lists); its
+    help ends with `epilog` and the exit codes (`codes`: the command's own)."""
+    tail = exit_codes_line(codes)
     return subparsers.add_parser(
         name,
         help=f"{vi} / {en}",
         description=f"{vi}\n{en}",
-        epilog=epilog,
+        epilog=f"{epilog}\n\n{tail}" if epilog else tail,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
 
@@ -41,8 +79,9 @@ def add_common(
     )
     if players:
         parser.add_argument(
-            "--players", type=int, default=4, choices=PLAYER_CHOICES,
-            help="số người chơi / number of players (4 or 5, default 4)",
+            "--players", type=player_count, default=4, metavar="N",
+            help="số người chơi, một biến thể của bảng luật / number of players, one of the "
+                 "table's variants (family: 4 or 5; default 4)",
         )
     if options:
         parser.add_argument(
@@ -62,6 +101,24 @@ def add_common(
     )
 
 
+def add_log_ruleset(parser: argparse.ArgumentParser) -> None:
+    """--ruleset for commands that read a game log: by default the log names a built-in
+    ruleset; a log never makes chanspec open a table file it names."""
+    parser.add_argument(
+        "--ruleset", default=None, metavar="NAME|PATH",
+        help="bảng luật của nhật ký khi không phải bảng có sẵn (nhật ký không bao giờ khiến "
+             "chanspec mở một tệp nó nêu) / the rule table the log was written under, when it "
+             "is not a built-in one (a log never makes chanspec open a file it names); its "
+             "id, and its digest when the log carries one, must match the log",
+    )
+
+
+def log_table(args: argparse.Namespace) -> table_mod.Table | None:
+    """The table given with --ruleset to read a log with, or None (the log's built-in)."""
+    name = getattr(args, "ruleset", None)
+    return None if name is None else table_mod.load(name)
+
+
 def load_table(args: argparse.Namespace) -> table_mod.Table:
     """The table named by --ruleset (raises TableError with the reasons)."""
     return table_mod.load(args.ruleset)
@@ -75,13 +132,8 @@ def options_of(args: argparse.Namespace, table: table_mod.Table) -> dict[str, st
 def resolve(args: argparse.Namespace) -> table_mod.Rules:
     """The resolved rules for --ruleset, --players and --option."""
     table = load_table(args)
-    return table.resolve(getattr(args, "players", 4), options_of(args, table))
-
-
-
-
-
-
+    players = players_of(table, [getattr(args, "players", 4)])[0]
+    return table.resolve(players, options_of(args, table))
 
 
 def non_default_options(rules: table_mod.Rules) -> Mapping[str, str]:

@@ -31,6 +31,7 @@ from typing import Any
 from chanspec.checks.conform import logs, replay
 from chanspec.checks.conform.driver import Engine, EngineError
 from chanspec.checks.conform.refengine import outcome_json, state_json
+from chanspec.checks.output import count
 from chanspec.model import cards
 from chanspec.model import table as table_mod
 from chanspec.model.game import Action, Deal, State
@@ -48,7 +49,7 @@ class Scenario:
 
     def describe(self) -> str:
         return (f"{self.rules.players} players, options "
-                f"{dict(sorted(self.rules.options.items()))}, {len(self.actions)} actions")
+                f"{dict(sorted(self.rules.options.items()))}, {count(len(self.actions), 'action')}")
 
 
 # --------------------------------------------------------------------------- strategies
@@ -1204,7 +1205,8 @@ def render(result: CampaignResult, lang: str, say: Any) -> str:
     if result.status == "conforming":
         out.append(say(lang, f"Phù hợp: {result.hands} ván, {result.steps} bước, không lệch "
                        f"({result.seconds:.1f} giây).",
-                       f"Conforming: {result.hands} hands, {result.steps} steps, no mismatch "
+                       f"Conforming: {count(result.hands, 'hand')}, {count(result.steps, 'step')}, "
+                       "no mismatch "
                        f"({result.seconds:.1f} s)."))
         return "\n".join(out)
     if result.error is not None:

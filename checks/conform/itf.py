@@ -86,6 +86,8 @@ def trace(rules: table_mod.Rules, deal: Deal, actions: Iterable[Action], *,
         "chanspec": {"ruleset": rules.table.id, "players": rules.players,
                      "options": dict(sorted(rules.options.items())), "deal": deal.as_json()},
     }
+    if not rules.table.is_builtin():
+        m["chanspec"]["table_digest"] = rules.table.digest()
     if meta:
         m.update(meta)
     return {"#meta": m, "vars": list(VARS), "states": states}
@@ -119,7 +121,8 @@ def to_log(doc: Mapping[str, Any], source: str = "<itf>",
                             "only traces written by chanspec (checks/conform/itf.py) can be "
                             "replayed")
     hdr = {"type": "header", "format": logs.FORMAT, "version": logs.VERSION,
-           **{k: cs.get(k) for k in ("ruleset", "players", "options", "deal")}}
+           **{k: cs.get(k) for k in ("ruleset", "players", "options", "deal")},
+           **({"table_digest": cs["table_digest"]} if "table_digest" in cs else {})}
     rules, deal, _ = logs.parse_header(source, 1, hdr, table)
     states = doc.get("states")
     if not isinstance(states, list) or not states:

@@ -22,10 +22,12 @@ the machine's own ``State.to_json()`` file or an ITF trace (`chanspec.checks.con
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from chanspec.checks.output import with_article
 from chanspec.model import cards
 from chanspec.model import table as table_mod
 from chanspec.model.game import Action, ActionError, Deal, State, check_deal, deal_random
@@ -110,6 +112,8 @@ def header(rules: table_mod.Rules, deal: Deal | None = None, seed: int | None = 
         "ruleset": rules.table.id, "players": rules.players,
         "options": dict(sorted(rules.options.items())),
     }
+    if not rules.table.is_builtin():
+        h["table_digest"] = rules.table.digest()
     if deal is not None:
         h["deal"] = deal.as_json()
     elif seed is not None:
@@ -246,12 +250,14 @@ class LineCheck:
                 continue
             if k not in required and k not in optional:
                 allowed = ", ".join(["type", *required, *optional]) or "type"
-                raise self.fail(prefix + k, f"unknown field for a {obj['type']!r} line",
+                line = with_article(f"{obj['type']!r} line")
+                raise self.fail(prefix + k, f"unknown field for {line}",
                                 f"allowed: {allowed}; extensions must start with "
                                 f"{EXTENSION_PREFIX!r}")
         for k, kind in required.items():
             if k not in obj:
-                raise self.fail(prefix + k, f"missing required field of a {obj['type']!r} line")
+                line = with_article(f"{obj['type']!r} line")
+                raise self.fail(prefix + k, f"missing required field of {line}")
             self.check(prefix + k, kind, obj[k])
         for k, kind in optional.items():
             if k in obj:
@@ -267,16 +273,60 @@ class LineCheck:
         return Action(t, obj["seat"], None if card is None else cards.CODES.index(card))
 
 
+NESTED_TOO_DEEPLY = ("JSON nested too deeply to read", "a log line is one flat JSON object "
+                     "such as {\"type\": \"discard\", \"seat\": 0, \"card\": \"3n\"}")
+
+
 def _json_line(source: str, lineno: int, text: str) -> dict[str, Any]:
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
         raise LogError(source, lineno, "", f"not valid JSON: {exc.msg} at column {exc.colno}",
                        "each line must be one JSON object") from None
+    except RecursionError:
+        raise LogError(source, lineno, "", *NESTED_TOO_DEEPLY) from None
     if not isinstance(obj, dict):
         raise LogError(source, lineno, "", f"expected a JSON object, found {type(obj).__name__}",
                        "each line must be one JSON object with a 'type' field")
     return obj
+
+
+def header_table(ln: LineCheck, obj: dict[str, Any],
+                 table: table_mod.Table | None) -> table_mod.Table:
+    """The table a header plays under.  A log names a built-in ruleset (``family``); it
+    never makes chanspec open a file: another table is given by the reader (``--ruleset
+    PATH`` on the command line, `table` here), and must then be the one the log names,
+    by id and, when the log carries one, by ``table_digest``."""
+    name, digest = obj["ruleset"], obj.get("table_digest")
+    if not isinstance(name, str):
+        raise ln.fail("ruleset", f"expected a ruleset name such as 'family', found {name!r}")
+    if digest is not None and not (isinstance(digest, str)
+                                   and re.fullmatch(r"[0-9a-f]{64}", digest)):
+        raise ln.fail("table_digest", f"expected 64 hexadecimal digits (SHA-256), found "
+                      f"{digest!r}")
+    if table is None:
+        builtin = table_mod.builtin_names()
+        if name not in builtin:
+            raise ln.fail("ruleset", f"{name!r} is not a built-in ruleset "
+                          f"({', '.join(builtin)}); chanspec does not open a table file named "
+                          "inside a log", "give the table on the command line: --ruleset "
+                          "PATH/TO/TABLE.toml")
+        table = table_mod.load(name)
+        if digest is not None and digest != table.digest():
+            raise ln.fail("table_digest", f"the log was written under another table than the "
+                          f"built-in {name!r} of this chanspec (digest {digest[:12]}…, "
+                          f"built-in {table.digest()[:12]}…)", "give the table it was "
+                          "written under with --ruleset PATH/TO/TABLE.toml")
+        return table
+    if name not in (table.id, table.path):
+        raise ln.fail("ruleset", f"the log is for ruleset {name!r}, but the table given "
+                      f"({table.path}) is {table.id!r}", "give the table the log was "
+                      "written under with --ruleset")
+    if digest is not None and digest != table.digest():
+        raise ln.fail("table_digest", f"the table given ({table.path}) is not the one the log "
+                      f"was written under (digest {table.digest()[:12]}…, the log says "
+                      f"{digest[:12]}…)", "give the very table the log was written under")
+    return table
 
 
 def parse_header(source: str, lineno: int, obj: dict[str, Any],
@@ -286,8 +336,8 @@ def parse_header(source: str, lineno: int, obj: dict[str, Any],
     if obj.get("type") != "header":
         raise ln.fail("type", f"the first line must be the header, found type "
                       f"{obj.get('type')!r}", 'start the log with {"type": "header", ...}')
-    allowed = {"type", "format", "version", "ruleset", "players", "options", "deal", "seed",
-               "opener"}
+    allowed = {"type", "format", "version", "ruleset", "table_digest", "players", "options",
+               "deal", "seed", "opener"}
     for k in obj:
         if k not in allowed and not k.startswith(EXTENSION_PREFIX):
             raise ln.fail(k, "unknown header field", f"allowed: {', '.join(sorted(allowed))}")
@@ -299,14 +349,7 @@ def parse_header(source: str, lineno: int, obj: dict[str, Any],
     if obj["version"] != VERSION or isinstance(obj["version"], bool):
         raise ln.fail("version", f"this chanspec reads version {VERSION}, found "
                       f"{obj['version']!r}", "upgrade chanspec or write a version 1 log")
-    if not isinstance(obj["ruleset"], str):
-        raise ln.fail("ruleset", f"expected a ruleset name such as 'family', found "
-                      f"{obj['ruleset']!r}")
-    try:
-        t = table or table_mod.load(obj["ruleset"])
-    except table_mod.TableError as exc:
-        raise ln.fail("ruleset", str(exc).splitlines()[0] + " " +
-                      "; ".join(str(p) for p in exc.problems)) from None
+    t = header_table(ln, obj, table)
     players = obj["players"]
     if isinstance(players, bool) or not isinstance(players, int) or players not in t.variants:
         raise ln.fail("players", f"expected one of {sorted(t.variants)}, found {players!r}")
@@ -393,7 +436,7 @@ def parse_entry(source: str, lineno: int, obj: dict[str, Any], players: int) -> 
 
 def parse(text: str, source: str = "<log>", table: table_mod.Table | None = None) -> GameLog:
     """Read an NDJSON log; raises LogError at the first malformed line."""
-    lines = text.split("\n")
+    lines = text.removeprefix("\ufeff").split("\n")
     hdr: tuple[int, dict[str, Any]] | None = None
     entries: list[Entry] = []
     rules: table_mod.Rules | None = None

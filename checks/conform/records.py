@@ -18,12 +18,15 @@ from chanspec.model import table as table_mod
 def load_text(text: str, source: str = "<log>",
               table: table_mod.Table | None = None) -> logs.GameLog:
     """An NDJSON log, a `State.to_json()` file or an ITF trace, told apart by content."""
+    text = text.removeprefix("\ufeff")  # a byte-order mark some editors write
     stripped = text.strip()
     if stripped.startswith("{"):
         try:
             whole = json.loads(stripped)
         except json.JSONDecodeError:
             whole = None  # several lines: NDJSON
+        except RecursionError:
+            raise logs.LogError(source, 1, "", *logs.NESTED_TOO_DEEPLY) from None
         if isinstance(whole, dict) and "type" not in whole:
             return _from_document(whole, source, table)
     return logs.parse(text, source, table)

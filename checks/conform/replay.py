@@ -46,9 +46,12 @@ class Divergence:
         }
 
 
+EXIT_UNFINISHED = 4  # every line conforms but the log stops before the hand is over
+
+
 @dataclass
 class ReplayResult:
-    status: str  # conforming | divergence | malformed
+    status: str  # conforming | unfinished | divergence | malformed
     source: str
     fmt: str = ""
     steps: int = 0
@@ -59,7 +62,8 @@ class ReplayResult:
 
     @property
     def exit_code(self) -> int:
-        return {"conforming": 0, "divergence": 1, "malformed": 2}[self.status]
+        return {"conforming": 0, "divergence": 1, "malformed": 2,
+                "unfinished": EXIT_UNFINISHED}[self.status]
 
     def final(self) -> dict[str, Any] | None:
         st = self.state
@@ -269,6 +273,8 @@ def replay_log(log: logs.GameLog) -> ReplayResult:
         queue = queue[idx + 1:]
     if res.divergence is not None:
         res.status = "divergence"
+    elif not st.is_terminal() and not st.is_stuck():
+        res.status = "unfinished"  # conforms so far, but seats still have moves to make
     return res
 
 

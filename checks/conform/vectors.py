@@ -51,7 +51,7 @@ from typing import Any
 
 from chanspec.checks.conform import logs, replay
 from chanspec.checks.conform.campaign import build_deal
-from chanspec.checks.output import write_atomic
+from chanspec.checks.output import count, write_atomic
 from chanspec.model import cards
 from chanspec.model import table as table_mod
 from chanspec.model.game import Action, Deal, State, deal_random, random_playout
@@ -543,7 +543,7 @@ def _case_from(table: table_mod.Table, rules: table_mod.Rules, opts: Mapping[str
     optdesc_vi = ", ".join(f"{k}={v}" for k, v in sorted(opts.items())) or "tùy chọn mặc định"
     optdesc_en = ", ".join(f"{k}={v}" for k, v in sorted(opts.items())) or "default options"
     ending_vi = "chơi đến hết ván" if f.ended else f"{len(f.steps)} bước"
-    ending_en = "played to the end" if f.ended else f"{len(f.steps)} steps"
+    ending_en = "played to the end" if f.ended else count(len(f.steps), "step")
     vi, en = [], []
     for h in f.hits:
         rid, _, value = h.partition("=")

@@ -35,6 +35,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from chanspec.checks.output import count
 from chanspec.model import cards
 from chanspec.model import win as win_mod
 from chanspec.model.game import Action, State
@@ -61,7 +62,7 @@ class Finding(AssertionError):
             f"[{self.check}] {self.detail}\n"
             f"  game: {self.label or '(hand-built deal)'}; players={self.state_json['players']}; "
             f"options: {opts}\n"
-            f"  replay ({len(self.actions)} actions): {json.dumps(self.actions)}\n"
+            f"  replay ({count(len(self.actions), 'action')}): {json.dumps(self.actions)}\n"
             f"  state JSON (for `chanspec explain FILE --seat N`): "
             f"{json.dumps(self.state_json, ensure_ascii=False)}"
         )

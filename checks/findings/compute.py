@@ -378,64 +378,93 @@ def _plain(x: Any) -> Any:
     return x
 
 
-def render(table: Table, doc: Mapping[str, Any] | None) -> str:
+def render(table: Table, doc: Mapping[str, Any] | None, lang: str = "vi") -> str:
+    """OPEN_QUESTIONS.md (``vi``: Vietnamese with English, as committed; ``en``: English
+    only), with the findings of `doc` when they were computed for this table."""
     if doc is None or doc.get("table_digest") != table_digest(table):
-        return questions.render(table)
-    return questions.render(table, finding_objects(doc, table), extra=extra_sections(doc))
+        return questions.render(table, lang=lang)
+    return questions.render(table, finding_objects(doc, table), extra=extra_sections(doc, lang),
+                            lang=lang)
 
 
-def extra_sections(doc: Mapping[str, Any]) -> list[str]:
+def extra_sections(doc: Mapping[str, Any], lang: str = "vi") -> list[str]:
     """Markdown for what the checker found beyond the table's rows, and the hand counts."""
+    en = lang == "en"
+
+    def lbl(vi: str, en_: str) -> str:
+        return en_ if en else f"{vi} / {en_}"
+
     out: list[str] = []
     for e in doc.get("extra", []):
         w = e["witness"]
         nvi, nen = _scale_note(w)
-        out += ["", f'<a id="{e["id"]}"></a>', f"### `{e['id']}` (máy phát hiện / found by the "
-                "checker; chưa có dòng trong bảng / no table row yet)", "",
-                f"**Câu hỏi:** {e['vi']}", "", f"*Question: {e['en']}*", "",
-                "#### Tình huống / Scenario", "", f"{nvi}  ", f"*{nen}*", ""]
+        head = (f"### `{e['id']}` ({lbl('máy phát hiện', 'found by the checker')}; "
+                f"{lbl('chưa có dòng trong bảng', 'no table row yet')})")
+        out += ["", f'<a id="{e["id"]}"></a>', head, ""]
+        if en:
+            out += [f"**Question:** {e['en']}", "", "#### Scenario", "", nen, ""]
+        else:
+            out += [f"**Câu hỏi:** {e['vi']}", "", f"*Question: {e['en']}*", "",
+                    "#### Tình huống / Scenario", "", f"{nvi}  ", f"*{nen}*", ""]
         for i, s in enumerate(w["steps"]):
+            if en:
+                out.append(f"{i}. {s['action_en']}")
+                continue
             out.append(f"{i}. {s['action_vi']}  ")
             out.append(f"   *{s['action_en']}*")
         fs = e.get("full_size")
         if fs:
             stuck = ", ".join(f"{k}: {v}" for k, v in sorted(fs["stuck"].items())) or "0"
-            out += ["", f"**Mức thường gặp / How often:** ván ngẫu nhiên đủ cỡ bị kẹt / "
-                    f"seeded random full-size hands that got stuck: {stuck} trên / of "
-                    f"{fs['hands']} (hạt giống / seed {fs['seed']})"]
+            if en:
+                out += ["", f"**How often:** seeded random full-size hands that got stuck: "
+                        f"{stuck} of {fs['hands']} (seed {fs['seed']})"]
+            else:
+                out += ["", f"**Mức thường gặp / How often:** ván ngẫu nhiên đủ cỡ bị kẹt / "
+                        f"seeded random full-size hands that got stuck: {stuck} trên / of "
+                        f"{fs['hands']} (hạt giống / seed {fs['seed']})"]
     hands = doc.get("hands") or {}
     if hands:
-        out += ["", "## Đếm bài ù / Counting winning hands", "",
+        out += ["", f"## {lbl('Đếm bài ù', 'Counting winning hands')}", ""]
+        if en:
+            out.append("Exact counts over the win engine's per-class tables, counting face "
+                       "multisets. `complete`: complete hands; `u_wins`: (hand one short, "
+                       "completing face) pairs that win by ordinary ù.")
+        else:
+            out.append(
                 "Đếm chính xác theo từng lớp quân (bảng của bộ máy ù), tính theo số lượng mỗi "
                 "mặt quân. *Exact counts over the win engine's per-class tables, counting face "
                 "multisets.* `complete`: bài đủ đôi ngay (không cần quân cuối) / *complete "
                 "hands*; `u_wins`: (bài thiếu một quân, quân ù) được ù thường / *(hand one "
-                "short, completing face) pairs that win by ordinary ù*.", "",
-                "| người / players | tùy chọn / options | complete | u_wins |", "|---|---|---|---|"]
+                "short, completing face) pairs that win by ordinary ù*.")
+        out += ["", f"| {lbl('người', 'players')} | {lbl('tùy chọn', 'options')} | complete "
+                "| u_wins |", "|---|---|---|---|"]
         for players, counts in hands.items():
             for label, c in counts.items():
                 out.append(f"| {players} | `{label}` | {c['complete']:,} | {c['u_wins']:,} |")
     z = doc.get("z3") or {}
     if z:
-        out += ["", "## Câu hỏi trên mọi bài (Z3) / Questions over all hands (Z3)", ""]
+        out += ["", f"## {lbl('Câu hỏi trên mọi bài (Z3)', 'Questions over all hands (Z3)')}",
+                ""]
         names = {"dead_wait": ("bài chờ chỉ bằng quân không bao giờ được ù",
                                "a wait only on cards that may never complete ù"),
                  "needs_special_ca": ("bài ù bắt buộc phải có Cạ đặc biệt",
                                       "a winning hand that needs a special cạ")}
         for opts, qs in z.items():
             for name, ans in qs.items():
-                vi, en = names.get(name, (name, name))
-                label = f"`{opts}`" if opts else "mặc định / defaults"
+                vi, en_ = names.get(name, (name, name))
+                label = f"`{opts}`" if opts else lbl("mặc định", "defaults")
+                what = en_ if en else f"{vi} / *{en_}*"
                 if ans["answer"] == "witness":
                     hand = cards.names(cards.parse(c) for c in ans["hand"])
                     cand = cards.name(cards.parse(ans["candidate"])) if ans["candidate"] else ""
-                    out.append(f"- {label} — {vi} / *{en}*: có / yes — {hand}"
+                    out.append(f"- {label} — {what}: {lbl('có', 'yes')} — {hand}"
                                + (f" + **{cand}**" if cand else ""))
                 elif ans["answer"] == "none":
-                    out.append(f"- {label} — {vi} / *{en}*: không có (Z3 chứng minh) / none "
-                               "(proved by Z3)")
+                    out.append(f"- {label} — {what}: "
+                               f"{lbl('không có (Z3 chứng minh)', 'none (proved by Z3)')}")
                 else:
-                    out.append(f"- {label} — {vi} / *{en}*: chưa rõ / unknown ({ans.get('why')})")
+                    out.append(f"- {label} — {what}: {lbl('chưa rõ', 'unknown')} "
+                               f"({ans.get('why')})")
     return out
 
 

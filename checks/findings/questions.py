@@ -72,68 +72,102 @@ def _one_line(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
 
 
-def _render_finding(row: Row, f: Finding) -> list[str]:
-    out = ["", "#### Tình huống / Scenario", ""]
+def _label(lang: str, vi: str, en: str) -> str:
+    """A short label: ``vi / en``, or ``en`` alone in English."""
+    return en if lang == "en" else f"{vi} / {en}"
+
+
+def _text(lang: str, vi: str, en: str, sep: str = " — ") -> str:
+    """Vietnamese text with its English in italics, or the English alone."""
+    return en if lang == "en" else f"{vi}{sep}*{en}*"
+
+
+def _render_finding(row: Row, f: Finding, lang: str = "vi") -> list[str]:
+    out = ["", f"#### {_label(lang, 'Tình huống', 'Scenario')}", ""]
     for i, (vi, en) in enumerate(zip(f.steps_vi, f.steps_en, strict=True), 1):
+        if lang == "en":
+            out.append(f"{i}. {en}")
+            continue
         out.append(f"{i}. {vi}  ")
         out.append(f"   *{en}*")
     if f.frequency_vi or f.frequency_en:
         out.append("")
-        out.append(f"**Mức thường gặp / How often:** {f.frequency_vi or ''}"
-                   + (f" — *{f.frequency_en}*" if f.frequency_en else ""))
+        if lang == "en":
+            out.append(f"**How often:** {f.frequency_en or ''}")
+        else:
+            out.append(f"**Mức thường gặp / How often:** {f.frequency_vi or ''}"
+                       + (f" — *{f.frequency_en}*" if f.frequency_en else ""))
     if f.effects:
         out.append("")
-        out.append("| giá trị / value | điều xảy ra / what happens |")
+        out.append(f"| {_label(lang, 'giá trị', 'value')} | "
+                   f"{_label(lang, 'điều xảy ra', 'what happens')} |")
         out.append("|---|---|")
-        for value in row.values:
-            eff = f.effects.get(value)
-            if eff is not None:
-                out.append(f"| `{value}` | {_one_line(eff.vi)}<br>*{_one_line(eff.en)}* |")
-        for value, eff in f.effects.items():
-            if value not in row.values:
-                out.append(f"| `{value}` (?) | {_one_line(eff.vi)}<br>*{_one_line(eff.en)}* |")
+        known = [(v, "") for v in row.values if v in f.effects]
+        known += [(v, " (?)") for v in f.effects if v not in row.values]
+        for value, mark in known:
+            eff = f.effects[value]
+            out.append(f"| `{value}`{mark} | "
+                       f"{_text(lang, _one_line(eff.vi), _one_line(eff.en), '<br>')} |")
     if f.mermaid:
-        out += ["", "#### Sơ đồ: nơi các cách hiểu tách ra / Diagram: where the readings part",
-                "", "```mermaid", *f.mermaid.rstrip("\n").split("\n"), "```"]
+        title = _label(lang, "Sơ đồ: nơi các cách hiểu tách ra",
+                       "Diagram: where the readings part")
+        out += ["", f"#### {title}", "", "```mermaid", *f.mermaid.rstrip("\n").split("\n"),
+                "```"]
     if f.source:
         out.append("")
-        out.append(f"Nguồn / source: `{f.source}`")
+        out.append(f"{_label(lang, 'Nguồn', 'source')}: `{f.source}`")
     return out
 
 
 def render(table: Table, findings: Mapping[str, Finding] | None = None,
-           extra: Sequence[str] = ()) -> str:
+           extra: Sequence[str] = (), lang: str = "vi") -> str:
     """The whole OPEN_QUESTIONS.md for `table` (deterministic: no dates, no paths).
 
     `extra` is Markdown lines appended at the end (what a checker found beyond the
-    table's rows, e.g. questions the text leaves open that have no row yet)."""
+    table's rows, e.g. questions the text leaves open that have no row yet).  `lang`
+    ``vi`` (the committed file) is Vietnamese with English beside it; ``en`` is English
+    only, for reading on a terminal."""
     findings = findings or {}
     rows = question_rows(table)
-    out: list[str] = [
-        "# Câu hỏi còn mở / Open questions",
+    n_open = sum(r.status == "open" for r in rows)
+    n_prov = sum(r.status == "provisional" for r in rows)
+    n_family = sum(r.found_by == "family" for r in rows)
+    n_checker = sum(r.found_by == "checker" for r in rows)
+    intro_en = ("This file is generated from the rule table; do not edit it by hand. To "
+                "answer a question, run `chanspec settle ID=VALUE --note \"…\"`: it settles "
+                "the row in the table, records the decision, rewrites this file and says what "
+                "the decision changes (`chanspec settle --undo ID` takes it back). To try "
+                "another choice without editing the table, pass `--option ID=VALUE` to "
+                "chanspec commands.")
+    if lang == "en":
+        out: list[str] = [
+            "# Open questions", "", f"**{table.title_en}** (`{table.id}`)", "", intro_en, "",
+            f"{len(rows)} questions: {n_open} open, {n_prov} provisional; {n_family} raised "
+            f"by the family, {n_checker} found by the checker.",
+        ]
+    else:
+        out = [
+            "# Câu hỏi còn mở / Open questions",
+            "",
+            f"**{table.title_vi}** — *{table.title_en}* (`{table.id}`)",
+            "",
+            "Tệp này được tạo tự động từ bảng luật; đừng sửa tay. Để trả lời một câu hỏi, chạy "
+            "`chanspec settle MÃ=GIÁ-TRỊ --note \"…\"`: lệnh chốt dòng luật trong bảng, ghi "
+            "lại quyết định, viết lại tệp này và cho biết quyết định thay đổi điều gì "
+            "(`chanspec settle --undo MÃ` để bỏ). Muốn thử một lựa chọn khác mà không sửa "
+            "bảng, dùng `--option MÃ=GIÁ-TRỊ` với các lệnh của chanspec.",
+            "",
+            f"*{intro_en}*",
+            "",
+            f"{len(rows)} câu hỏi / questions: {n_open} còn mở / open, {n_prov} tạm thời / "
+            f"provisional; {n_family} do gia đình nêu / raised by the family, {n_checker} do "
+            "máy phát hiện / found by the checker.",
+        ]
+    out += [
         "",
-        f"**{table.title_vi}** — *{table.title_en}* (`{table.id}`)",
-        "",
-        "Tệp này được tạo tự động từ bảng luật; đừng sửa tay. Để trả lời một câu hỏi, chạy "
-        "`chanspec settle MÃ=GIÁ-TRỊ --note \"…\"`: lệnh chốt dòng luật trong bảng, ghi lại "
-        "quyết định, viết lại tệp này và cho biết quyết định thay đổi điều gì "
-        "(`chanspec settle --undo MÃ` để bỏ). Muốn thử một lựa chọn khác mà không sửa "
-        "bảng, dùng `--option MÃ=GIÁ-TRỊ` với các lệnh của chanspec.",
-        "",
-        "*This file is generated from the rule table; do not edit it by hand. To answer a "
-        "question, run `chanspec settle ID=VALUE --note \"…\"`: it settles the row in the "
-        "table, records the decision, rewrites this file and says what the decision changes "
-        "(`chanspec settle --undo ID` takes it back). To try another choice without "
-        "editing the table, pass `--option ID=VALUE` to chanspec commands.*",
-        "",
-        f"{len(rows)} câu hỏi / questions: "
-        f"{sum(r.status == 'open' for r in rows)} còn mở / open, "
-        f"{sum(r.status == 'provisional' for r in rows)} tạm thời / provisional; "
-        f"{sum(r.found_by == 'family' for r in rows)} do gia đình nêu / raised by the family, "
-        f"{sum(r.found_by == 'checker' for r in rows)} do máy phát hiện / found by the checker.",
-        "",
-        "| mã / id | mục / section | trạng thái / status | ai nêu / found by "
-        "| mặc định / default |",
+        f"| {_label(lang, 'mã', 'id')} | {_label(lang, 'mục', 'section')} | "
+        f"{_label(lang, 'trạng thái', 'status')} | {_label(lang, 'ai nêu', 'found by')} "
+        f"| {_label(lang, 'mặc định', 'default')} |",
         "|---|---|---|---|---|",
     ]
     for r in rows:
@@ -147,30 +181,34 @@ def render(table: Table, findings: Mapping[str, Finding] | None = None,
             f'<a id="{r.id}"></a>',
             f"### `{r.id}`",
             "",
-            f"- **Mục / Section:** {r.section}",
-            f"- **Trạng thái / Status:** {svi} — *{sen}*",
-            f"- **Ai nêu / Found by:** {fvi} — *{fen}*",
-            f"- **Tùy chọn / Option:** `--option {r.id}=…`",
+            f"- **{_label(lang, 'Mục', 'Section')}:** {r.section}",
+            f"- **{_label(lang, 'Trạng thái', 'Status')}:** {_text(lang, svi, sen)}",
+            f"- **{_label(lang, 'Ai nêu', 'Found by')}:** {_text(lang, fvi, fen)}",
+            f"- **{_label(lang, 'Tùy chọn', 'Option')}:** `--option {r.id}=…`",
             "",
-            f"**Câu hỏi:** {r.vi}",
-            "",
-            f"*Question: {r.en}*",
-            "",
-            "| giá trị / value | ý nghĩa / meaning |",
+        ]
+        if lang == "en":
+            out += [f"**Question:** {r.en}", ""]
+        else:
+            out += [f"**Câu hỏi:** {r.vi}", "", f"*Question: {r.en}*", ""]
+        out += [
+            f"| {_label(lang, 'giá trị', 'value')} | {_label(lang, 'ý nghĩa', 'meaning')} |",
             "|---|---|",
         ]
         for value in r.values:
             text = r.value_text.get(value, {})
-            mark = " **(mặc định / default)**" if value == r.default else ""
-            out.append(f"| `{value}`{mark} | {_one_line(text.get('vi', ''))}<br>"
-                       f"*{_one_line(text.get('en', ''))}* |")
+            mark = f" **({_label(lang, 'mặc định', 'default')})**" if value == r.default else ""
+            meaning = _text(lang, _one_line(text.get("vi", "")), _one_line(text.get("en", "")),
+                            "<br>")
+            out.append(f"| `{value}`{mark} | {meaning} |")
         if r.id in findings:
-            out += _render_finding(r, findings[r.id])
+            out += _render_finding(r, findings[r.id], lang)
     unknown = sorted(set(findings) - {r.id for r in rows})
     if unknown:
         raise ValueError(f"findings for rows that are not open questions: {', '.join(unknown)}")
     if extra:
-        out += ["", "## Máy kiểm tra tìm thêm / Found by the checker", *extra]
+        out += ["", f"## {_label(lang, 'Máy kiểm tra tìm thêm', 'Found by the checker')}",
+                *extra]
     return "\n".join(out) + "\n"
 
 

@@ -183,4 +183,5 @@ def reduced_rules(
     from chanspec.model.table import load_text
 
     text = reduced_table_text(faces, copies, variants, table_id)
-    return load_text(text, f"<{table_id}>").resolve(players, options)
+    # a deck to judge hands with, never dealt: it may be smaller than a deal
+    return load_text(text, f"<{table_id}>", dealt=False).resolve(players, options)
