@@ -747,13 +747,18 @@ class Runner:
     def _plan_window(self, ref: State, ch: Choices, plan: list[_Step],
                      texts: list[str], n: int) -> None:
         """One-seat-at-a-time: the questions of the window `ref` is at, each a step for
-        the engine; chanspec chooses each answer.  The first claim is granted; the seats
-        never asked pass (the engine's auto-pass), and `ref` settles the window with the
-        same answers, all at once (its own draw, dead or passed-on card follow)."""
+        the engine; chanspec chooses each answer.  The first claim is granted and the
+        questions left are never asked: a seat with a claim it was never asked about was
+        outranked (its answer on `ref` is that claim, which loses: no ban of a pass falls
+        on it), a seat that answered no to every question it was asked passed.  `ref`
+        settles the window with these answers, all at once (its own draw, dead or
+        passed-on card follow, as the engine's automatic ones must)."""
         granted: Action | None = None
         nos: dict[int, Action] = {}
+        outranked: dict[int, Action] = {}
         first = len(plan)
-        for seat, offer in claim_asks(ref):
+        asks = claim_asks(ref)
+        for i, (seat, offer) in enumerate(asks):
             pos = len(ch.made)
             x = offer[ch.choose(len(offer))]
             plan.append(_Step(self.view(offer), x, (), pos, len(plan) - first,
@@ -764,10 +769,12 @@ class Runner:
                 texts.append('{"op":"events"')
             if x.kind in CLAIM_KINDS:
                 granted = x
+                for s, rest in asks[i + 1:]:
+                    outranked.setdefault(s, rest[0])  # its highest claim not asked
                 break
             nos[seat] = x
         refs = [granted] if granted is not None else []
-        refs += [nos.get(s, Action("pass", s)) for s in ref.pending()
+        refs += [outranked.get(s) or nos.get(s) or Action("pass", s) for s in ref.pending()
                  if granted is None or s != granted.seat]
         cons = self._advance(ref, refs)
         last = plan[-1]

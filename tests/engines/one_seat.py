@@ -4,9 +4,10 @@ In a claim window it asks one question at a time: the claim tiers in the table's
 priority (ù and chíu-ù, then chíu, then taking back a passed card, then eating), and
 within a tier the seats in seat order from the gate (``claim-seat-order``); a seat is
 asked about a tier only when it has a claim of that tier, and answers with one of those
-claims or with ``pass``.  The first claim is granted at once and the seats not asked yet
-are never asked (they pass without being asked); when every question was answered no,
-the card goes on by itself (dead and drawn, or passed on).  Its start answer declares
+claims or with ``pass``.  The first claim is granted at once and the questions left are
+never asked: a seat that still had a claim to be asked about was outranked, not passing
+(no ban of a pass falls on it); when every question was answered no, the card goes on
+by itself (dead and drawn, or passed on).  Its start answer declares
 ``"claim_style": "one-seat-at-a-time"`` and the optional ``events`` request.
 
 It keeps the hand in the reference machine (`Session`), and only changes who is asked
@@ -68,8 +69,11 @@ class OneSeat:
         if action not in offer:
             return {"ok": False, "error": f"seat {seat} is asked now; not {a!r}"}
         if action.kind in CLAIM_KINDS:  # granted: nobody else is asked
-            answers = [action] + [self.nos.get(s, Action("pass", s)) for s in st.pending()
-                                  if s != seat]
+            outranked: dict[int, Action] = {}
+            for s, rest in self.questions()[self.asked + 1:]:
+                outranked.setdefault(s, rest[0])
+            answers = [action] + [outranked.get(s) or self.nos.get(s, Action("pass", s))
+                                  for s in st.pending() if s != seat]
         else:
             self.nos[seat] = action
             self.asked += 1
