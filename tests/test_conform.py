@@ -366,6 +366,9 @@ def test_a_wrong_consequence_is_caught_through_events(tmp_path: Path) -> None:
     assert any(e["type"] == "passed-on" for e in d.best.mismatch.reference_events or [])
     assert "reports dead where the rules have passed-on" in conform.render_table(res, "en",
                                                                                   say)
+    shown = conform.render(res, "en", say)
+    assert "Consequences of the last step by the engine: nobody takes" in shown, shown
+    assert "Consequences of the last step by the rules:" in shown and "passed on" in shown
     path = tmp_path / "w.ndjson"
     path.write_text(logs.dumps(d.log), encoding="utf-8")
     assert replay.replay_path(str(path)).status == "conforming"

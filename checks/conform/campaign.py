@@ -1497,6 +1497,15 @@ def render(result: CampaignResult, lang: str, say: Any) -> str:
                                f"({', '.join(ex.rules)})",
                                f"the engine lacks {a.code()}: allowed by "
                                f"{', '.join(ex.rules)}", "    "))
+    elif m.kind == "consequence":
+        for who_vi, who_en, evs in (("luật", "the rules", m.reference_events),
+                                    ("engine", "the engine", m.engine_events)):
+            said = [logs.say_line(e) if isinstance(e, dict) and e.get("type") in
+                    logs.CONSEQUENCE_TYPES else (str(e), str(e)) for e in evs or []]
+            vi = "; ".join(v for v, _ in said) or "—"
+            en = "; ".join(x for _, x in said) or "—"
+            out.append(say(lang, f"Hệ quả của bước cuối theo {who_vi}: {vi}",
+                           f"Consequences of the last step by {who_en}: {en}", "  "))
     elif m.kind == "refused" and m.refused is not None:
         out.append(say(lang, f"Engine từ chối {m.refused.code()} dù luật cho phép: "
                        f"{m.refused_error}",
