@@ -389,6 +389,9 @@ def classify(ref: State, m: Mismatch, prev: Action | None) -> tuple[tuple[Any, .
         key = ("consequence", lacks, adds)
         en = ", ".join(lacks) or "nothing"
         vi = ", ".join(lacks) or "không có gì"
+        if lacks == adds:  # the same kinds of lines, saying other things
+            return (key, f"consequences: the engine's {en} lines differ from the rules'",
+                    f"hệ quả: dòng {vi} của engine khác với luật", [])
         return (key, f"consequences: the engine reports {', '.join(adds) or 'nothing'} where "
                 f"the rules have {en}",
                 f"hệ quả: engine báo {', '.join(adds) or 'không có gì'} trong khi luật có "
