@@ -11,7 +11,10 @@ edits them (cut, zero, lower) and keeps a smaller hand that shows the same diffe
 At each step the legal actions of *every* seat (pending or not) are compared as sets;
 after the last step both engines' outcomes are compared (result, winner, kind, card).
 A difference is a `Mismatch`, classified into a `Difference` by its decision point
-(`classify`); the hand goes on along an action both sides allow.  Requests are
+(`classify`); the hand goes on along an action both sides allow.  An engine whose start
+answer declares ``"claim_style": "one-seat-at-a-time"`` is asked a window's questions in
+the order `claim_asks` derives from the table's claim priority and seat order; one that
+declares ``events`` has each step's consequences compared with the rules'.  Requests are
 pipelined: chanspec plays ahead and sends a stretch of steps before reading the answers.
 Engine failures (timeout, crash, garbage, protocol errors) stop the campaign at once and
 are reported with the last exchanges.  `deals` (a Hypothesis strategy over the same deal
