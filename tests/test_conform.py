@@ -407,3 +407,19 @@ def test_a_bad_claim_style_is_a_protocol_failure(tmp_path: Path) -> None:
     res = conform.campaign([PY, str(script)], hands=3, seed=1, timeout=10)
     assert res.status == "engine-error" and res.error is not None
     assert res.error.kind == "protocol" and "claim_style" in res.error.message
+
+
+def test_infer_options_replays_a_one_seat_witness_the_way_the_engine_asks() -> None:
+    """The witness of a question-order difference is replayed to the one-seat engine
+    with its own answers; of every single value tried, only receiver-first (which asks
+    seats 0, 1, 2, 3 at gate 3, as this engine always does) explains it, and the fresh
+    campaign under it still finds the bug (other gates, other winners)."""
+    cmd = engine("one_seat", "--ties-by-seat-number")
+    res = conform.campaign(cmd, hands=150, seed=2, timeout=10, shrink_budget=10,
+                           players=(4,))
+    assert [d.key[0] for d in res.differences] == ["order"]
+    inf = conform.infer_readings(cmd, res, hands=150, timeout=10, players=(4,),
+                                 shrink_budget=10)
+    assert inf.candidates == {0: [("claim-seat-order", "receiver-first")]}
+    assert inf.replays > 10 and inf.unexplained
+    assert any(d.key[0] == "outcome" for d in inf.unexplained)
