@@ -279,3 +279,147 @@ def test_an_engine_with_one_win_action_declares_its_mapping() -> None:
     assert silent.status == "mismatch"
     assert any(d.key[1] == "chiu-u" and d.key[-1] == "less" for d in silent.differences)
     assert declared.hands == silent.hands == 150 and declared.steps > 1000
+
+
+# --------------------------------------------------------------------------- claim styles, events
+
+
+def test_claim_asks_follow_the_tables_priority_and_seat_order() -> None:
+    """The questions of a one-seat-at-a-time window come from the table's own claim
+    priority and claim-seat-order: reorder the tiers in the rules and the order follows."""
+    import dataclasses
+
+    from chanspec.model import table
+    from chanspec.model.game import Action, State
+
+    case = json.loads((Path(__file__).parent.parent / "vectors" / "cases" /
+                       "g06-u-priority-owner-first.json").read_text(encoding="utf-8"))
+    start = case["start"]
+    # seat 0 opens with a discard that dies; seat 1 draws 6s: seats 1 and 3 can win on
+    # it, seat 4 can take it by chíu (vectors/README.md, "Claim styles and draws")
+    for order, first in (("owner-first", [1, 3]), ("receiver-first", [3, 1])):
+        rules = table.load("family").resolve(start["players"],
+                                             {**start["options"], "claim-seat-order": order})
+        deal = logs.parse_header("<t>", 1, {"type": "header", "format": logs.FORMAT,
+                                            "version": logs.VERSION, "ruleset": "family",
+                                            "players": start["players"],
+                                            "options": rules.options,
+                                            "deal": start["deal"]}, None)[1]
+        st = State(rules, deal)
+        st.apply(logs.LineCheck("<t>", 1, case["steps"][0]["action"], st.n)
+                 .action_fields(case["steps"][0]["action"]))
+        asks = conform.claim_asks(st)
+        seats = [s for s, _ in asks]
+        wins = [s for s, offer in asks if any(a.kind in ("u", "chiu-u") for a in offer)]
+        assert wins == first and seats[:2] == first, asks
+        assert 4 in seats[2:]  # the chíu tier is asked after every win
+        assert all(Action("pass", s) in offer for s, offer in asks)
+        tiers = [next(a.kind for a in offer if a.kind != "pass") for _, offer in asks]
+        rank = {k: i for i, t in enumerate(rules.priority) for k in t}
+        assert [rank[k] for k in tiers] == sorted(rank[k] for k in tiers), tiers
+        # the same window under a table whose tiers are reversed is asked eat first
+        rev = dataclasses.replace(rules, priority=tuple(reversed(rules.priority)))
+        st2 = State(rev, deal)
+        st2.apply(st.history[0])
+        tiers2 = [next(a.kind for a in offer if a.kind != "pass")
+                  for _, offer in conform.claim_asks(st2)]
+        assert len(tiers2) == len(tiers) and tiers2 != tiers, (tiers, tiers2)
+        assert tiers2[-1] in ("u", "chiu-u") and tiers[0] in ("u", "chiu-u")
+
+
+def test_an_engine_asking_one_seat_at_a_time_conforms_when_it_says_so() -> None:
+    """Test engine (b): claims settled one seat at a time in priority order, the card
+    drawn by itself when nobody claims, consequences reported through 'events'.  With
+    its claim style declared it conforms (every option varied); undeclared, the campaign
+    names the style in one difference instead of a list of turn mismatches."""
+    declared = conform.campaign(engine("one_seat"), hands=150, seed=2, timeout=10,
+                                shrink_budget=5, vary_options=True)
+    assert declared.status == "conforming", conform.render_table(declared, "en", say)
+    assert declared.hands == 150 and declared.steps > 3000
+    silent = conform.campaign(engine("one_seat", "--silent"), hands=150, seed=2,
+                              timeout=10, shrink_budget=5, vary_options=True)
+    assert silent.status == "mismatch"
+    assert [d.key for d in silent.differences] == [("style", "one-seat-at-a-time")], \
+        conform.render_table(silent, "en", say)
+    assert "does not declare it" in conform.render_table(silent, "en", say)
+    assert silent.differences[0].hands > 100
+
+
+def test_a_one_seat_engine_asking_in_the_wrong_order_is_caught() -> None:
+    res = conform.campaign(engine("one_seat", "--ties-by-seat-number"), hands=200, seed=2,
+                           timeout=10, shrink_budget=20)
+    assert res.status == "mismatch"
+    d = res.differences[0]
+    assert d.key[0] == "order" and "claim-seat-order" in d.rows, d.key
+    assert d.states is not None and "pending" in d.states["differ"]
+
+
+def test_a_wrong_consequence_is_caught_through_events(tmp_path: Path) -> None:
+    """An engine whose play is right but which reports a passed-on card as dead: only
+    the 'events' comparison sees it; the same engine reporting right conforms."""
+    res = conform.campaign(engine("wrong_events"), hands=40, seed=1, timeout=10,
+                           shrink_budget=20)
+    assert res.status == "mismatch" and res.exit_code == 1
+    assert [d.key for d in res.differences] == [("consequence", ("passed-on",), ("dead",))]
+    d = res.differences[0]
+    assert d.best.mismatch.kind == "consequence" and len(d.best.actions) <= 3
+    assert any(e["type"] == "passed-on" for e in d.best.mismatch.reference_events or [])
+    assert "reports dead where the rules have passed-on" in conform.render_table(res, "en",
+                                                                                  say)
+    shown = conform.render(res, "en", say)
+    theirs = shown.split("Consequences of the last step by the engine:")[1]
+    rules_line = shown.split("Consequences of the last step by the rules:")[1].split("\n")[0]
+    assert "passed on" in rules_line and "passed on" not in theirs, shown
+    path = tmp_path / "w.ndjson"
+    path.write_text(logs.dumps(d.log), encoding="utf-8")
+    assert replay.replay_path(str(path)).status == "conforming"
+    right = conform.campaign(engine("wrong_events", "--right"), hands=40, seed=1, timeout=10)
+    assert right.status == "conforming" and right.steps > 1000
+
+
+def test_serve_answers_events_with_the_logs_consequences() -> None:
+    from chanspec.checks.conform.refengine import Session
+    from chanspec.model import table
+    from chanspec.model.game import State, deal_random
+
+    rules = table.load("family").resolve(4, {})
+    deal = deal_random(rules, 7)
+    s = Session()
+    assert s.handle({"op": "start", "ruleset": "family", "players": 4, "options": {},
+                     "deal": deal.as_json()})["ok"]
+    st = State(rules, deal)
+    for _ in range(30):
+        if not st.legal_actions():
+            break
+        a = st.legal_actions()[-1]
+        want = logs.step(st, a)
+        assert s.handle({"op": "apply", "action": a.as_json()})["ok"]
+        assert s.handle({"op": "events"}) == {"ok": True, "events": want}
+    assert s.handle({"op": "events"}) == {"ok": True, "events": []}
+
+
+def test_a_bad_claim_style_is_a_protocol_failure(tmp_path: Path) -> None:
+    script = tmp_path / "bad_style.py"
+    script.write_text(
+        "import sys\n"
+        "from chanspec.checks.conform.refengine import serve\n"
+        "sys.exit(serve(declare={'claim_style': 'whoever-shouts'}))\n", encoding="utf-8")
+    res = conform.campaign([PY, str(script)], hands=3, seed=1, timeout=10)
+    assert res.status == "engine-error" and res.error is not None
+    assert res.error.kind == "protocol" and "claim_style" in res.error.message
+
+
+def test_infer_options_replays_a_one_seat_witness_the_way_the_engine_asks() -> None:
+    """The witness of a question-order difference is replayed to the one-seat engine
+    with its own answers; of every single value tried, only receiver-first (which asks
+    seats 0, 1, 2, 3 at gate 3, as this engine always does) explains it, and the fresh
+    campaign under it still finds the bug (other gates, other winners)."""
+    cmd = engine("one_seat", "--ties-by-seat-number")
+    res = conform.campaign(cmd, hands=150, seed=2, timeout=10, shrink_budget=10,
+                           players=(4,))
+    assert [d.key[0] for d in res.differences] == ["order"]
+    inf = conform.infer_readings(cmd, res, hands=150, timeout=10, players=(4,),
+                                 shrink_budget=10)
+    assert inf.candidates == {0: [("claim-seat-order", "receiver-first")]}
+    assert inf.replays > 10 and inf.unexplained
+    assert any(d.key[0] == "outcome" for d in inf.unexplained)

@@ -11,7 +11,10 @@ edits them (cut, zero, lower) and keeps a smaller hand that shows the same diffe
 At each step the legal actions of *every* seat (pending or not) are compared as sets;
 after the last step both engines' outcomes are compared (result, winner, kind, card).
 A difference is a `Mismatch`, classified into a `Difference` by its decision point
-(`classify`); the hand goes on along an action both sides allow.  Requests are
+(`classify`); the hand goes on along an action both sides allow.  An engine whose start
+answer declares ``"claim_style": "one-seat-at-a-time"`` is asked a window's questions in
+the order `claim_asks` derives from the table's claim priority and seat order; one that
+declares ``events`` has each step's consequences compared with the rules'.  Requests are
 pipelined: chanspec plays ahead and sends a stretch of steps before reading the answers.
 Engine failures (timeout, crash, garbage, protocol errors) stop the campaign at once and
 are reported with the last exchanges.  `deals` (a Hypothesis strategy over the same deal
@@ -20,13 +23,14 @@ builder) is kept for property tests.
 
 from __future__ import annotations
 
+import collections
 import json
 import random
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from chanspec.checks.conform import logs, replay
 from chanspec.checks.conform.driver import Engine, EngineError
@@ -34,11 +38,12 @@ from chanspec.checks.conform.refengine import outcome_json, state_json
 from chanspec.checks.output import count
 from chanspec.model import cards
 from chanspec.model import table as table_mod
-from chanspec.model.game import Action, Deal, State
+from chanspec.model.game import CLAIM_KINDS, Action, Deal, State
 from hypothesis import strategies as st
 
 DEFAULT_MAX_STEPS = 400
 DEFAULT_SHRINK_BUDGET = 300  # hands replayed while shrinking, after the first failure
+CLAIM_STYLES = ("all-at-once", "one-seat-at-a-time")
 
 
 @dataclass(frozen=True)
@@ -155,15 +160,27 @@ class Mismatch:
     engine_outcome: dict[str, Any] | None = None
     resolution: list[str] = field(default_factory=list)  # rows that decided the last claim
     desync: bool = False  # the engine waits for other seats: it is elsewhere in the hand
+    style: str = ""  # the claim style the engine plays, when it is not the declared one
+    order: list[str] = field(default_factory=list)  # one seat at a time: another seat asked
+    reference_events: list[dict[str, Any]] | None = None  # kind consequence: both sides'
+    engine_events: list[dict[str, Any]] | None = None
 
     def as_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "step": self.step, "kind": self.kind, "seats": [d.as_json() for d in self.seats],
             "refused": None if self.refused is None else self.refused.as_json(),
             "refused_error": self.refused_error,
             "reference_outcome": self.reference_outcome, "engine_outcome": self.engine_outcome,
             "resolution": self.resolution, "desync": self.desync,
         }
+        if self.style:
+            out["style"] = self.style
+        if self.order:
+            out["order"] = self.order
+        if self.kind == "consequence":
+            out["reference_events"] = self.reference_events
+            out["engine_events"] = self.engine_events
+        return out
 
 
 def _parse_actions(engine: Engine, resp: dict[str, Any], seat: int, n: int) -> set[Action]:
@@ -227,6 +244,10 @@ class Witness:
     before: int  # mismatches of other differences earlier in the same hand
     sent: table_mod.Rules | None = None  # the rules the engine was sent, if not `rules`
     clean: bool = True  # chanspec's explanation of the disputed action names its rows
+    # one-seat-at-a-time: the actions sent to the engine (None: `actions`), and how many
+    # of them answered the current window's questions before the difference
+    sent_actions: tuple[Action, ...] | None = None
+    asked: int = 0
 
     def size(self) -> tuple[bool, int, int, int, tuple[int, ...]]:
         """Smaller is simpler: a witness whose replay names the deciding rows, with
@@ -276,6 +297,11 @@ class Difference:
                 "explained_by": [{"row": r, "value": v} for r, v in self.explained_by]}
 
 
+def _sent_of(w: Witness) -> tuple[Action, ...]:
+    """The actions the engine was sent up to a witness's difference."""
+    return w.actions if w.sent_actions is None else w.sent_actions
+
+
 def _source(st: State) -> str:
     if st.phase == "window" and st.window is not None:
         return st.window.source
@@ -296,6 +322,41 @@ def _disputed(m: Mismatch) -> Action:
     d = next((d for d in m.seats if d.extra), m.seats[0])
     pool = d.extra or d.missing
     return min(pool, key=lambda a: (a.kind in ("pass", "timeout"), a))
+
+
+def claim_asks(ref: State) -> list[tuple[int, list[Action]]]:
+    """How a one-seat-at-a-time engine settles the window `ref` is at: the questions it
+    asks, in order, as (seat, what that seat is offered).  The tiers are the table's
+    claim priority (``[claims] priority``), within a tier the seats go in the machine's
+    own seat order from the gate (``claim-seat-order``); a seat is asked about a tier
+    only when it has a claim of that tier, and is offered those claims plus its ways of
+    saying no (``pass``, and ``timeout`` where the table allows it)."""
+    w = ref.window
+    assert ref.phase == "window" and w is not None
+    legal = {s: ref.legal_actions(s) for s in ref.pending()}
+    nos = {s: [a for a in acts if a.kind not in CLAIM_KINDS] for s, acts in legal.items()}
+    out = []
+    for tier in ref.rules.priority:
+        for s in ref._seat_order(w):
+            claims = [a for a in legal.get(s, ()) if a.kind in tier]
+            if claims:
+                out.append((s, claims + nos[s]))
+    return out
+
+
+_EVENT_FIELDS = {t: (*req, *(opt if t != "end" else ("seat", "kind", "card")))
+                 for t, (req, opt) in logs._CONSEQUENCE_FIELDS.items()}
+
+
+def _event_keys(events: Sequence[Any]) -> list[str]:
+    """Consequence lines in a comparable form (their defining fields, sorted): the
+    order in which one action's consequences are reported is not compared."""
+    out = []
+    for e in events:
+        if isinstance(e, dict) and e.get("type") in _EVENT_FIELDS:
+            e = {k: e.get(k) for k in ("type", *_EVENT_FIELDS[e["type"]])}
+        out.append(json.dumps(e, sort_keys=True, ensure_ascii=False))
+    return sorted(out)
 
 
 def _deciding_rules(ref: State, a: Action, more: bool) -> tuple[str, ...]:
@@ -324,6 +385,33 @@ def classify(ref: State, m: Mismatch, prev: Action | None) -> tuple[tuple[Any, .
     if src in ("discard", "return") and ref.phase != "window":
         src = f"{src}-turn"
     svi, sen = SOURCE_LABEL.get(src, (src, src))
+    if m.kind == "consequence":
+        ro = collections.Counter(_event_keys(m.reference_events or []))
+        eo = collections.Counter(_event_keys(m.engine_events or []))
+        lacks = tuple(sorted({json.loads(e).get("type", "?") for e in ro - eo}))
+        adds = tuple(sorted({json.loads(e).get("type", "?") for e in eo - ro}))
+        key = ("consequence", lacks, adds)
+        en = ", ".join(lacks) or "nothing"
+        vi = ", ".join(lacks) or "không có gì"
+        if lacks == adds:  # the same kinds of lines, saying other things
+            return (key, f"consequences: the engine's {en} lines differ from the rules'",
+                    f"hệ quả: dòng {vi} của engine khác với luật", [])
+        return (key, f"consequences: the engine reports {', '.join(adds) or 'nothing'} where "
+                f"the rules have {en}",
+                f"hệ quả: engine báo {', '.join(adds) or 'không có gì'} trong khi luật có "
+                f"{vi}", [])
+    if m.kind == "legal" and m.style:
+        key = ("style", m.style)
+        return (key, f"the engine asks claims {m.style} but its start answer does not "
+                "declare it (\"claim_style\")",
+                f"engine hỏi nhận quân kiểu {m.style} mà câu trả lời start không khai báo "
+                "(\"claim_style\")", [])
+    if m.kind == "legal" and m.order:
+        key = ("order", tuple(m.order))
+        return (key, "the engine asks another seat first than the claim order of the rules "
+                f"({', '.join(m.order)})",
+                "engine hỏi người khác trước, sai thứ tự nhận quân của luật "
+                f"({', '.join(m.order)})", list(m.order))
     if m.kind == "legal" and not m.desync:
         more = any(d.extra for d in m.seats)
         a = _disputed(m)
@@ -362,6 +450,19 @@ def classify(ref: State, m: Mismatch, prev: Action | None) -> tuple[tuple[Any, .
             f"{eo.get('result')}/{eo.get('kind')}", [])
 
 
+class _Step(NamedTuple):
+    """One planned step of the engine: what it should offer, the action sent to it (None:
+    the end, ask the outcome), the reference actions it stands for, the choice position,
+    its place among the window's questions, and the rules' consequences (with 'events')."""
+
+    mine: frozenset[Action]
+    action: Action | None
+    refs: tuple[Action, ...]
+    pos: int
+    asked: int
+    cons: list[dict[str, Any]] | None
+
+
 @dataclass
 class HandResult:
     choices: Choices
@@ -373,6 +474,8 @@ class HandResult:
     error: EngineError | None = None
     target_hit: Witness | None = None
     sent: table_mod.Rules | None = None
+    sent_actions: list[Action] = field(default_factory=list)  # as sent to the engine
+    asked: int = 0  # engine steps into the current window (one-seat-at-a-time)
 
 
 class Runner:
@@ -399,6 +502,8 @@ class Runner:
         self.overrides = dict(overrides or {})  # chanspec's own readings (--infer-options)
         self.legal_all: bool | None = None  # learnt from the 'start' answer
         self.state_op = False  # the engine answers 'state' (its start answer says so)
+        self.events_op = False  # ... and 'events': consequences are compared after each step
+        self.one_seat = False  # its start answer declares "claim_style":"one-seat-at-a-time"
         # chanspec's action types as the engine names them (its start answer's
         # "action_names", e.g. {"chiu-u": "u"} for an engine with one win action)
         self.rename: dict[str, str] = {}
@@ -451,6 +556,30 @@ class Runner:
                 raise e.fail("protocol", f"the engine refused {a.code()} when its hand was "
                              "replayed, after accepting it before: "
                              f"{r.get('error', '(no error message)')}")
+        if self.events_op:  # the replayed actions' consequences were compared before
+            e.submit_texts(['{"op":"events"'])
+            self._read_events()
+
+    def _read_events(self) -> list[Any]:
+        e = self.engine
+        r = e.receive()
+        evs = r.get("events")
+        if not r["ok"] or not isinstance(evs, list):
+            raise e.fail("protocol", "'events' must answer with a list 'events'; got "
+                         f"{str(r)[:200]}")
+        return evs
+
+    def _compare_events(self, mine: list[dict[str, Any]], step: int) -> Mismatch | None:
+        """The engine's consequences of the last step against the rules'."""
+        theirs = self._read_events()
+        if self.rename:
+            mine = [{**c, "kind": self.rename.get(c["kind"], c["kind"])}
+                    if c.get("type") == "end" and c.get("kind") else c for c in mine]
+        if _event_keys(theirs) == _event_keys(mine):
+            return None
+        return Mismatch(step, "consequence", reference_events=mine,
+                        engine_events=[e if isinstance(e, dict) else {"value": e}
+                                       for e in theirs][:50])
 
     def _check_start(self, resp: dict[str, Any]) -> None:
         if not resp["ok"]:
@@ -461,6 +590,12 @@ class Runner:
             feats = feats if isinstance(feats, list) else []
             self.legal_all = "legal_all" in feats
             self.state_op = "state" in feats
+            self.events_op = "events" in feats
+            style = resp.get("claim_style", CLAIM_STYLES[0])
+            if style not in CLAIM_STYLES:
+                raise self.engine.fail("protocol", "'claim_style' in the start answer must be "
+                                       f"one of {', '.join(CLAIM_STYLES)}; got {str(style)[:80]}")
+            self.one_seat = style == "one-seat-at-a-time"
             names = resp.get("action_names", {})
             if not isinstance(names, dict) or any(
                     k not in logs.ACTION_TYPES or v not in logs.ACTION_TYPES
@@ -531,14 +666,18 @@ class Runner:
         if not self.state_op:
             return None
         e = self.engine
-        self._restart(w.sent or w.rules, w.deal, w.actions)
+        self._restart(w.sent or w.rules, w.deal, _sent_of(w))
         e.submit_texts(['{"op":"state"'])
         r = e.receive()
         theirs = r.get("state") if r["ok"] else None
         if not isinstance(theirs, dict):
             raise e.fail("protocol", "'state' must answer with a 'state' object; got "
                          f"{str(r)[:200]}")
-        mine = state_json(State.replay(w.rules, w.deal, w.actions))
+        at = State.replay(w.rules, w.deal, w.actions)
+        mine = state_json(at)
+        if self.one_seat and at.phase == "window":  # the seat asked now, one at a time
+            asks = claim_asks(at)
+            mine["pending"] = [asks[w.asked][0]] if w.asked < len(asks) else []
         differ = [k for k in mine if theirs.get(k) != mine[k]]
         return {"rules": mine, "engine": {k: theirs.get(k) for k in mine}, "differ": differ}
 
@@ -546,7 +685,8 @@ class Runner:
         """With chanspec playing `mine`, does the engine agree at the witness's own
         decision point?  The engine is sent the witness's rules and the witness's actions
         (each must stay legal under `mine` and be accepted); differences at earlier steps
-        belong to other differences and are not looked at."""
+        belong to other differences and are not looked at (but a consequence difference
+        compares the consequences of the whole witness)."""
         e = self.engine
         n = w.rules.players
         try:
@@ -554,14 +694,24 @@ class Runner:
         except ValueError:  # a reading under which the deal is not valid
             return False
         self._restart(w.sent or w.rules, w.deal, ())
+        cons: list[dict[str, Any]] = []
         for a in w.actions:
             if not ref._is_legal(a):
                 return False
+            cons += logs.step(ref, a, check=False)
+        for a in _sent_of(w):
             e.submit_texts([self._apply_text(a)])
             if not e.receive()["ok"]:
                 return False
-            ref.apply(a, check=False)
+        if w.mismatch.kind == "consequence":
+            e.submit_texts(['{"op":"events"'])
+            return self._compare_events(cons, len(w.actions)) is None
         mine_acts = self.view(ref.legal_actions())
+        if self.one_seat and ref.phase == "window":
+            asks = claim_asks(ref)
+            if w.asked >= len(asks):
+                return False
+            mine_acts = self.view(asks[w.asked][1])
         if w.mismatch.kind == "outcome":
             if mine_acts:
                 return False
@@ -593,12 +743,60 @@ class Runner:
         if m.kind == "legal" and not m.desync and rows:
             clean = bool(set(ref.explain(_disputed(m)).rules) & set(rows))
         w = Witness(tuple(choices), hr.rules, hr.deal, tuple(hr.actions), m, before,
-                    None if hr.sent is hr.rules else hr.sent, clean)
+                    None if hr.sent is hr.rules else hr.sent, clean,
+                    tuple(hr.sent_actions) if self.one_seat else None, hr.asked)
         hr.found.append((key, en, vi, rows, w))
         if target is not None and key == target:
             hr.target_hit = w
             return True
         return False
+
+    def _plan_window(self, ref: State, ch: Choices, plan: list[_Step],
+                     texts: list[str], n: int) -> None:
+        """One-seat-at-a-time: the questions of the window `ref` is at, each a step for
+        the engine; chanspec chooses each answer.  The first claim is granted and the
+        questions left are never asked: a seat with a claim it was never asked about was
+        outranked (its answer on `ref` is that claim, which loses: no ban of a pass falls
+        on it), a seat that answered no to every question it was asked passed.  `ref`
+        settles the window with these answers, all at once (its own draw, dead or
+        passed-on card follow, as the engine's automatic ones must)."""
+        granted: Action | None = None
+        nos: dict[int, Action] = {}
+        outranked: dict[int, Action] = {}
+        first = len(plan)
+        asks = claim_asks(ref)
+        for i, (seat, offer) in enumerate(asks):
+            pos = len(ch.made)
+            x = offer[ch.choose(len(offer))]
+            plan.append(_Step(self.view(offer), x, (), pos, len(plan) - first,
+                              [] if self.events_op else None))
+            texts += self._legal_texts(n)
+            texts.append(self._apply_text(x))
+            if self.events_op:
+                texts.append('{"op":"events"')
+            if x.kind in CLAIM_KINDS:
+                granted = x
+                for s, rest in asks[i + 1:]:
+                    outranked.setdefault(s, rest[0])  # its highest claim not asked
+                break
+            nos[seat] = x
+        refs = [granted] if granted is not None else []
+        refs += [outranked.get(s) or nos.get(s) or Action("pass", s) for s in ref.pending()
+                 if granted is None or s != granted.seat]
+        cons = self._advance(ref, refs)
+        last = plan[-1]
+        plan[-1] = _Step(last.mine, last.action, tuple(refs), last.pos, last.asked, cons)
+
+    def _advance(self, ref: State, refs: Sequence[Action]) -> list[dict[str, Any]] | None:
+        """Apply `refs` to `ref`; their consequence lines when the engine reports its own."""
+        if not self.events_op:
+            for a in refs:
+                ref.apply(a, check=False)
+            return None
+        cons: list[dict[str, Any]] = []
+        for a in refs:
+            cons += logs.step(ref, a, check=False)
+        return cons
 
     def _play(self, hr: HandResult, sent: table_mod.Rules, target: tuple[Any, ...] | None,
               stop_first: bool) -> None:
@@ -613,24 +811,30 @@ class Runner:
             # plan ahead on chanspec's machine (`ref` moves along the plan), send the
             # whole plan, then read the answers; the state at a step where the engine
             # differs is rebuilt from the actions (rare)
-            plan: list[tuple[frozenset[Action], Action | None, int]] = []
+            plan: list[_Step] = []
             texts: list[str] = []
             base = len(hr.actions)
             while len(plan) < self.AHEAD:
                 acts = ref.legal_actions()
-                texts += self._legal_texts(n)
                 if not acts or base + len(plan) >= self.max_steps:
-                    plan.append((frozenset(acts), None, len(ch.made)))
+                    texts += self._legal_texts(n)
+                    plan.append(_Step(frozenset(acts), None, (), len(ch.made), 0, None))
                     texts.append('{"op":"outcome"')
                     break
+                if self.one_seat and ref.phase == "window":
+                    self._plan_window(ref, ch, plan, texts, n)
+                    continue
+                texts += self._legal_texts(n)
                 pos = len(ch.made)
                 a = acts[ch.choose(len(acts))]
-                plan.append((self.view(acts), a, pos))
                 texts.append(self._apply_text(a))
-                ref.apply(a, check=False)
+                if self.events_op:
+                    texts.append('{"op":"events"')
+                plan.append(_Step(self.view(acts), a, (a,), pos, 0, self._advance(ref, (a,))))
             e.submit_texts(texts)
             replan = False
-            for mine, a, pos in plan:
+            for mine, a, refs, pos, asked, cons in plan:
+                hr.asked = asked
                 theirs = self._read_legal(n, mine)
                 if theirs != mine:
                     at = State.replay(rules, deal, hr.actions)
@@ -644,16 +848,18 @@ class Runner:
                         # planned along an action the engine does not allow: rebuild the
                         # engine's hand here and go on along one both sides allow
                         both = [x for x in at.legal_actions() if self._renamed(x) in theirs]
-                        if not both:
+                        if not both or self.one_seat:
                             e.drain()
                             return
                         ch.rewind(pos)
                         a = both[ch.choose(len(both))]
-                        self._restart(sent, deal, hr.actions)
-                        e.submit_texts([self._apply_text(a)])
+                        self._restart(sent, deal, hr.sent_actions)
+                        e.submit_texts([self._apply_text(a)] +
+                                       (['{"op":"events"'] if self.events_op else []))
                         replan = True
                         ref = at
-                        ref.apply(a, check=False)
+                        refs = (a,)
+                        cons = self._advance(ref, refs)
                 if a is None:
                     m2 = self._compare_outcome(ref)
                     if m2 is not None:
@@ -662,7 +868,16 @@ class Runner:
                 if not self._apply_answer(hr, a, target):
                     e.drain()
                     return
-                hr.actions.append(a)
+                hr.actions += refs
+                hr.sent_actions.append(a)
+                if cons is not None:
+                    m3 = self._compare_events(cons, len(hr.actions))
+                    if m3 is not None:
+                        at = State.replay(rules, deal, hr.actions)
+                        if self._record(hr, at, m3, len(hr.found),
+                                        ch.made[:pos + 1], target) or stop_first:
+                            e.drain()
+                            return
                 if replan:
                     break
 
@@ -714,7 +929,18 @@ class Runner:
         # the engine waits for other seats than the rules do: it is elsewhere in the hand
         desync = {a.seat for a in mine if a.kind != "timeout"} != \
             {a.seat for a in theirs if a.kind != "timeout"}
-        return Mismatch(step, "legal", diffs, desync=desync)
+        style, order = "", []
+        if self.one_seat and desync and ref.phase == "window":
+            # the question order comes from the priority tiers and the tie-break rows
+            ids = ref.rules.rule_ids
+            order = sorted({v for k, v in ids.items() if k == "claims.tie_break_rule"
+                            or k.startswith("claims.priority_rules.")})
+        if not self.one_seat and ref.phase == "window":
+            # the engine offers exactly the first question of a one-seat-at-a-time engine
+            asks = claim_asks(ref)
+            if asks and theirs == self.view(asks[0][1]):
+                style, desync = CLAIM_STYLES[1], True
+        return Mismatch(step, "legal", diffs, desync=desync, style=style, order=order)
 
     def _compare_outcome(self, ref: State) -> Mismatch | None:
         resp = self.engine.receive()
@@ -1279,6 +1505,15 @@ def render(result: CampaignResult, lang: str, say: Any) -> str:
                                f"({', '.join(ex.rules)})",
                                f"the engine lacks {a.code()}: allowed by "
                                f"{', '.join(ex.rules)}", "    "))
+    elif m.kind == "consequence":
+        for who_vi, who_en, evs in (("luật", "the rules", m.reference_events),
+                                    ("engine", "the engine", m.engine_events)):
+            said = [logs.say_line(e) if isinstance(e, dict) and e.get("type") in
+                    logs.CONSEQUENCE_TYPES else (str(e), str(e)) for e in evs or []]
+            vi = "; ".join(v for v, _ in said) or "—"
+            en = "; ".join(x for _, x in said) or "—"
+            out.append(say(lang, f"Hệ quả của bước cuối theo {who_vi}: {vi}",
+                           f"Consequences of the last step by {who_en}: {en}", "  "))
     elif m.kind == "refused" and m.refused is not None:
         out.append(say(lang, f"Engine từ chối {m.refused.code()} dù luật cho phép: "
                        f"{m.refused_error}",

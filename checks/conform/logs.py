@@ -129,12 +129,13 @@ def header(rules: table_mod.Rules, deal: Deal | None = None, seed: int | None = 
     return h
 
 
-def step(st: State, action: Action) -> list[dict[str, Any]]:
-    """Apply `action` to `st` (it must be legal) and return its consequence lines."""
+def step(st: State, action: Action, check: bool = True) -> list[dict[str, Any]]:
+    """Apply `action` to `st` (it must be legal) and return its consequence lines
+    (``check=False``: `action` was just taken from `st.legal_actions()`)."""
     card = st.window.card if st.window is not None else None
     wins_before = [sum(1 for m in ms if m.ban == "win") for ms in st.marks]
     first = len(st.events)
-    st.apply(action)
+    st.apply(action, check=check)
     new = [dict(e) for e in st.events[first + 1:]]  # events[first] echoes the action
     lead = [e for e in new[:1] if e["type"] == "timeout-as"]
     rest = new[len(lead):]

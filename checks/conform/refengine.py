@@ -14,6 +14,9 @@ output, as specified in vectors/PROTOCOL.md:
   ``{"ok":true,"terminal":true,"outcome":{"result":..,"winner":..,"kind":..,"card":..}}``
 * ``{"op":"state"}`` -> ``{"ok":true,"state":{"phase":..,"card":..,"source":..,"gate":..,
   "pending":[..],"noc":N}}``
+* ``{"op":"events"}`` -> ``{"ok":true,"events":[..]}``: the consequence lines (game-log
+  ``draw``, ``laid``, ``returned``, ``passed-on``, ``dead``, ``timeout-as``, ``declined``,
+  ``end``) of the actions applied since the last ``events`` or ``start``
 * ``{"op":"quit"}`` -> ``{"ok":true}``, then the process exits.
 
 A request's ``id``, when present, is echoed in its response.
@@ -34,7 +37,10 @@ from chanspec.model import cards
 from chanspec.model import table as table_mod
 from chanspec.model.game import Action, Deal, State
 
-ACCEPTS = ("legal_all", "state")  # optional requests this engine answers (its 'start' says so)
+# optional requests its "start" answer declares; it also answers 'events' when asked,
+# without declaring it (a campaign then compares legal actions and outcomes only: an
+# engine built on it declares "events" through `declare`)
+ACCEPTS = ("legal_all", "state")
 RulesHook = Callable[[table_mod.Rules], table_mod.Rules]
 StateFactory = Callable[[table_mod.Rules, Deal], State]
 
@@ -120,6 +126,7 @@ class Session:
         self.tables: dict[str, _ResolvedOnce] = {}
         self._legal: tuple[frozenset[Action], _Raw] | None = None
         self._actions: dict[tuple[Any, ...], Action] = {}  # parsed 'apply' actions
+        self.consequences: list[dict[str, Any]] = []  # since the last 'events' or 'start'
 
     def handle(self, req: Any, raw: bool = False) -> dict[str, Any]:
         """The answer to one request.  With `raw`, a ``legal_all`` answer's actions may
@@ -132,9 +139,9 @@ class Session:
                 return self._start(req)
             if op == "quit":
                 return {"ok": True}
-            if op not in ("apply", "legal", "legal_all", "outcome", "state"):
+            if op not in ("apply", "legal", "legal_all", "outcome", "state", "events"):
                 return {"ok": False, "error": f"unknown op {op!r}; ops: start, apply, legal, "
-                        "legal_all, outcome, state, quit"}
+                        "legal_all, outcome, state, events, quit"}
             if self.state is None:
                 return {"ok": False, "error": "no hand started: send a 'start' request first"}
             if op == "legal":
@@ -150,6 +157,9 @@ class Session:
                 return {"ok": True, **outcome_json(self.state)}
             if op == "state":
                 return {"ok": True, "state": state_json(self.state)}
+            if op == "events":
+                out, self.consequences = self.consequences, []
+                return {"ok": True, "events": out}
             return self._apply(req)
         except logs.LogError as exc:
             return {"ok": False, "error": f"field {exc.field!r}: {exc.message}"}
@@ -169,6 +179,7 @@ class Session:
             rules = self.rules_hook(rules)
         self.state = self.state_factory(rules, deal)
         self._legal = None
+        self.consequences = []
         return {"ok": True, "accepts": list(ACCEPTS), **self.declare}
 
     def _legal_all(self) -> Any:
@@ -192,10 +203,8 @@ class Session:
             if type(key[1]) is int:
                 self._actions[key] = action
         known = self._legal
-        if known is not None and action in known[0]:
-            self.state.apply(action, check=False)
-        elif known is None and self.state._is_legal(action):
-            self.state.apply(action, check=False)
+        if (action in known[0]) if known is not None else self.state._is_legal(action):
+            self.consequences += logs.step(self.state, action, check=False)
         else:
             ex = self.state.explain(action)
             return {"ok": False, "error": f"illegal action {action.code()}: {ex.en}",
@@ -207,11 +216,13 @@ class Session:
 def serve(stdin: TextIO | None = None, stdout: TextIO | None = None, *,
           rules_hook: RulesHook | None = None,
           state_factory: StateFactory | None = None,
-          declare: dict[str, Any] | None = None) -> int:
-    """Answer requests until ``quit`` or the end of input."""
+          declare: dict[str, Any] | None = None, session: Any = None) -> int:
+    """Answer requests until ``quit`` or the end of input (`session`: any object with
+    a `handle(req, raw)` like `Session`'s, for engines built on it)."""
     inp = stdin or sys.stdin
     out = stdout or sys.stdout
-    session = Session(rules_hook, state_factory, declare)
+    if session is None:
+        session = Session(rules_hook, state_factory, declare)
     for line in inp:
         if not line.strip():
             continue
