@@ -702,7 +702,7 @@ class State:
                         "allowed: giving a card back is not a discard",
                         "được phép: trả cửa không phải là đánh")
             bans = self._discard_bans(s, a.card)
-            if legal:
+            if legal or not bans:  # no ban refuses this card: the explanation allows it
                 why = [rid("turn.opener_rule") if self.phase == "opening" else
                        rid("turn.chiu_return_rule") if self.phase == "return" else
                        rid("turn.discard_rule")]
@@ -712,7 +712,7 @@ class State:
                     why += [x.rule for x in self.rules.restrictions
                             if x.trigger == "decline-opening"]
                 return (why, "allowed", "được phép")
-            return (bans or [rid("turn.stuck_rule")],
+            return (bans,
                     f"{cards.name(a.card)} may not be discarded by this player now",
                     f"người này không được đánh {cards.name(a.card)} lúc này")
         assert self.window is not None
