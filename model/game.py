@@ -718,9 +718,19 @@ class State:
         assert self.window is not None
         w = self.window
         x = w.card
+        mine = w.options.get(s, [])
+        # rows that decide what this answer leads to: whether a claim other than ù declines
+        # a win (decline-by-claim), whether letting one's own draw go creates bans
+        # (own-draw-pass)
+        declines = ([rid("turn.decline_rule")]
+                    if a.kind not in ("u", "chiu-u") and any(o.kind in ("u", "chiu-u")
+                                                             for o in mine) else [])
         if a.kind == "pass":
-            return ([rid("turn.chiu_optional_rule")], "a claim is never compulsory",
-                    "không bắt buộc phải nhận quân")
+            own = (s == w.turn and w.source == "draw" and w.gate == s and not w.second
+                   and any(o.kind == "eat" for o in mine))
+            return ([rid("turn.chiu_optional_rule")] + declines
+                    + ([rid("turn.own_draw_pass_rule")] if own else []),
+                    "a claim is never compulsory", "không bắt buộc phải nhận quân")
         if a.kind in ("u", "chiu-u"):
             ok, why = self._claim_allowed(w.source, a.kind)
             if not ok:
@@ -737,7 +747,8 @@ class State:
                         "không ai nhận lại quân chính mình vừa đưa ra")
             b = self._banned(s, "win", None)
             if b:
-                return (b, "this player declined ù earlier in the hand",
+                return (b + [rid("turn.decline_rule")],
+                        "this player declined ù earlier in the hand",
                         "người này đã bỏ ù trước đó trong ván")
             if a.kind == "chiu-u" and h[x] < 3:
                 return ([rid("turn.chiu_rule")], "chíu needs three identical cards in the hand",
@@ -775,7 +786,7 @@ class State:
             extra = [] if s == w.turn else [rid("turn.chiu_return_rule")]
             if x in r.never_complete:  # a chíu of a face that may never complete ù
                 extra.append(rid("turn.chiu_yeu_rule"))
-            return ([why, rid("turn.chiu_optional_rule")] + self._react(s, w) + extra,
+            return ([why, rid("turn.chiu_optional_rule")] + self._react(s, w) + extra + declines,
                     "allowed", "được phép")
         if a.kind in ("eat", "reclaim"):
             y = a.card
@@ -810,7 +821,8 @@ class State:
                             f"người này bị cấm ăn {cards.name(x)}")
                 if self._plan.forbid_stranding and self._strands(s, x, 1, None, ignore):
                     return self._stranded_reason()
-                return ([why, r.rid("pairing.chan_rule")], "allowed as a chắn", "ăn thành Chắn")
+                return ([why, r.rid("pairing.chan_rule")] + declines, "allowed as a chắn",
+                        "ăn thành Chắn")
             if not r.is_ca(x, y):
                 return ([rid("pairing.chan_rule")] + list(r.ca_class_rules),
                         f"{cards.name(x)} and {cards.name(y)} form neither chắn nor cạ",
@@ -833,8 +845,10 @@ class State:
             if self._plan.forbid_stranding and self._strands(
                     s, y, 1, x, ignore, could_chan=a.kind == "eat" and self._chan_eat_ok(s, x)):
                 return self._stranded_reason()
+            if a.kind == "eat" and self._plan.card_act["eat"][s][x] in mine:
+                allow = allow + [rid("eating.ca_over_chan_rule")]  # it could eat a chắn
             return ([why] + list(r.ca_rules[x][y]) + [rid("eating.ca_before_min_chan_rule")] +
-                    allow, "allowed as a cạ", "ăn thành Cạ")
+                    allow + declines, "allowed as a cạ", "ăn thành Cạ")
         return ([rid("eating.rule")], f"unknown action {a.kind!r}", f"hành động lạ {a.kind!r}")
 
     def _passed_rule(self, w: Window) -> str:

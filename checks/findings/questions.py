@@ -28,6 +28,8 @@ FOUND_BY_TEXT = {
     "family": ("gia đình tự nêu trong văn bản", "the family, in their own text"),
     "checker": ("máy kiểm tra phát hiện (văn bản không nói)",
                 "found by the checker (the text does not say)"),
+    "reading": ("đọc kỹ từng câu của văn bản: lời văn cho phép hơn một cách hiểu",
+                "a sentence-by-sentence reading: the words allow more than one reading"),
 }
 
 
@@ -123,7 +125,9 @@ def render(table: Table, findings: Mapping[str, Finding] | None = None,
         f"{sum(r.status == 'open' for r in rows)} còn mở / open, "
         f"{sum(r.status == 'provisional' for r in rows)} tạm thời / provisional; "
         f"{sum(r.found_by == 'family' for r in rows)} do gia đình nêu / raised by the family, "
-        f"{sum(r.found_by == 'checker' for r in rows)} do máy phát hiện / found by the checker.",
+        f"{sum(r.found_by == 'checker' for r in rows)} do máy phát hiện / found by the checker, "
+        f"{sum(r.found_by == 'reading' for r in rows)} do đọc kỹ văn bản / found by reading "
+        "the text.",
         "",
         "| mã / id | mục / section | trạng thái / status | ai nêu / found by "
         "| mặc định / default |",
