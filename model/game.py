@@ -230,9 +230,6 @@ class _Plan:
         self.reclaim = opt(rid("turn.reclaim_rule")) == "before-next-acts"
         self.claim_ok = {k: c.allowed for k, c in rules.claims.items()}
         self.tier = {kind: i for i, t in enumerate(rules.priority) for kind in t}
-        if opt(rid("claims.chiu_eat_option")) == "eat-first":
-            # chíu moves to its own tier right after eating (wins and reclaims stay put)
-            self.tier["chiu"] = max(self.tier.values()) + 1
         self.by_trigger: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
         for r in rules.restrictions:
             self.by_trigger.setdefault(r.trigger, []).append((r.rule, r.bans))

@@ -46,7 +46,6 @@ MACHINE_VALUES: dict[str, tuple[str, ...]] = {
     "eating.split_chan_rule": ("allowed", "forbidden"),
     "eating.no_split_scope_rule": ("always", "after-eating-ca"),
     "eating.ca_over_chan_rule": ("no-ban", "counts-as-pass"),
-    "claims.chiu_eat_option": ("chiu-first", "eat-first"),
 }
 # Where a row's words are in the family's text: "<seed file> §<part> ¶<n>|•<n> s<m>[-<k>]",
 # several places separated by "; " (paragraph or bullet n of part, sentence m of it).
@@ -571,19 +570,32 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
                        "every (source, claim) pair needs a row")
 
     cl = data.get("claims", {})
-    if ck.keys("claims", cl, ["priority", "priority_rules", "tie_break_rule", "tie_break_option",
-                              "chiu_eat_option"]):
-        ck.ref("claims", "chiu_eat_option", cl.get("chiu_eat_option"), rows)
-        pr = cl.get("priority")
-        flat = [x for tier in pr for x in tier] if isinstance(pr, list) and all(
-            isinstance(t, list) for t in pr) else None
-        if flat is not None and not all(isinstance(x, str) for x in flat):
-            flat = None
-        if flat is None:
-            ck.add("claims", "priority", "expected a list of tiers, each a list of claim names")
-        elif sorted(flat) != sorted(PRIORITY_CLAIMS):
-            ck.add("claims", "priority", f"the tiers must name each of "
-                   f"{', '.join(PRIORITY_CLAIMS)} exactly once")
+    if ck.keys("claims", cl, ["priority", "priority_rules", "tie_break_rule", "tie_break_option"],
+               ["chiu_eat_option", "priority_by_value"]):
+        tiers: list[tuple[str, Any]] = [("priority", cl.get("priority"))]
+        if "chiu_eat_option" in cl or "priority_by_value" in cl:
+            # the priority depends on an option row: one list of tiers for each value
+            ck.ref("claims", "chiu_eat_option", cl.get("chiu_eat_option"), rows)
+            orow = rows.get(cl.get("chiu_eat_option")) if isinstance(
+                cl.get("chiu_eat_option"), str) else None
+            pbv = cl.get("priority_by_value")
+            if not isinstance(pbv, dict):
+                ck.add("claims", "priority_by_value", "expected a table: option value -> tiers")
+            else:
+                if orow is not None and set(pbv) != set(orow.values):
+                    ck.add("claims", "priority_by_value", f"must give tiers for exactly the "
+                           f"values {', '.join(orow.values)}")
+                tiers += [(f"priority_by_value.{k}", v) for k, v in pbv.items()]
+        for fld, pr in tiers:
+            flat = [x for tier in pr for x in tier] if isinstance(pr, list) and all(
+                isinstance(t, list) for t in pr) else None
+            if flat is not None and not all(isinstance(x, str) for x in flat):
+                flat = None
+            if flat is None:
+                ck.add("claims", fld, "expected a list of tiers, each a list of claim names")
+            elif sorted(flat) != sorted(PRIORITY_CLAIMS):
+                ck.add("claims", fld, f"the tiers must name each of "
+                       f"{', '.join(PRIORITY_CLAIMS)} exactly once")
         prs = cl.get("priority_rules", [])
         if not isinstance(prs, list):
             ck.add("claims", "priority_rules", f"expected a list of rule ids, found {prs!r}")
@@ -800,7 +812,11 @@ def _resolve(table: Table, variant: Variant, options: Mapping[str, str]) -> Rule
     rule_ids["pairing.chan_rule"] = d["pairing"]["chan_rule"]
     rule_ids["claims.tie_break_rule"] = d["claims"]["tie_break_rule"]
     rule_ids["claims.tie_break_option"] = d["claims"]["tie_break_option"]
-    rule_ids["claims.chiu_eat_option"] = d["claims"]["chiu_eat_option"]
+    if "chiu_eat_option" in d["claims"]:
+        rule_ids["claims.chiu_eat_option"] = d["claims"]["chiu_eat_option"]
+    priority = d["claims"]["priority"]
+    if "priority_by_value" in d["claims"]:
+        priority = d["claims"]["priority_by_value"][options[d["claims"]["chiu_eat_option"]]]
     rule_ids["deck.rule"] = deck["rule"]
     for i, rid in enumerate(d["claims"].get("priority_rules", [])):
         rule_ids[f"claims.priority_rules.{i}"] = rid
@@ -817,7 +833,7 @@ def _resolve(table: Table, variant: Variant, options: Mapping[str, str]) -> Rule
         never_complete=frozenset(cards.parse(c) for c in win["never_complete"]),
         never_complete_applies=frozenset(win["never_complete_applies"]),
         claims=claims,
-        priority=tuple(tuple(t) for t in d["claims"]["priority"]),
+        priority=tuple(tuple(t) for t in priority),
         restrictions=tuple(restrictions),
         odd_group=frozenset(cards.parse(c) for c in d["eating"]["odd_group"]),
         ca_class_rules=tuple(dict.fromkeys(c["rule"] for c in d["pairing"]["ca"])),
