@@ -202,7 +202,27 @@ class _Plan:
     def __init__(self, rules: Rules):
         opt, rid = rules.option, rules.rid
         self.auto_timeout = opt(rid("turn.timeout_rule")) == "auto-pass"
-        self.stuck_as_written = opt(rid("turn.stuck_rule")) == "as-written"
+        stuck = opt(rid("turn.stuck_rule"))
+        # bans are lifted only under lift-bans; forbid-claim refuses the claims that would
+        # leave the claimer with every card banned, so a stuck discard can never be due
+        self.stuck_as_written = stuck != "lift-bans"
+        self.forbid_stranding = stuck == "forbid-claim"
+        # a returned card the interrupted player lets go passes on to the next seat
+        self.return_on = opt(rid("turn.return_resume_rule")) == "to-next-seat"
+        # the nọc is empty once its last card is drawn: that card may only be won on
+        self.end_when_empty = opt(rid("turn.exhausted_rule")) == "noc-empty"
+        # only a pass declines a win (not an eat or chíu instead)
+        self.decline_pass_only = opt(rid("turn.decline_rule")) == "pass-only"
+        # letting one's own drawn card go creates the bans of letting a card go
+        self.own_draw_bans = opt(rid("turn.own_draw_pass_rule")) == "counts"
+        # giving a card back after an out-of-turn chíu is not a discard
+        self.return_free = opt(rid("turn.return_discard_rule")) == "not-a-discard"
+        # a card of a concealed chắn may be used to eat a cạ
+        self.split_chan_ok = opt(rid("eating.split_chan_rule")) == "allowed"
+        # the ban on splitting a cạ held applies only after eating a cạ
+        self.split_after_ca = opt(rid("eating.no_split_scope_rule")) == "after-eating-ca"
+        # eating as a cạ a card one could eat as a chắn counts as letting the chắn go
+        self.ca_over_chan = opt(rid("eating.ca_over_chan_rule")) == "counts-as-pass"
         # an eat or chíu must leave a card to discard/return (unless the table says not)
         self.keep_one = opt(rid("turn.empty_hand_rule")) == "forbid"
         self.next_only = opt(rid("turn.drawn_offer_rule")) == "next-only"
@@ -365,11 +385,59 @@ class State:
     def _discardable(self, seat: int) -> list[int]:
         h = self.hands[seat]
         faces = [f for f in self.rules.faces if h[f]]
+        if self.phase == "return" and self._plan.return_free:
+            return faces  # giving a card back is not a discard (return-is-discard)
         banned = self._ban_index(seat)["no-discard"]
         ok = [f for f in faces if f not in banned]
         if ok or self._plan.stuck_as_written:
             return ok
         return faces  # lift-bans: every card is banned, so any may go
+
+    def _no_discard(self, marks: Iterable[Mark], discarded: set[int]) -> set[int]:
+        """The faces these marks ban from discard, for a seat that discarded `discarded`."""
+        no: set[int] = set()
+        pair = False
+        eaten: set[int] = set()
+        for m in marks:
+            if m.ban == "discard" and m.face is not None:
+                no.add(m.face)
+            elif m.ban == "discard-ca-pair":
+                pair = True
+            elif m.ban == "discard-ca-eaten" and m.face is not None:
+                eaten.add(m.face)
+        ca = self._plan.ca_partners
+        if pair:
+            for e in discarded:
+                no |= ca[e]
+        for f in eaten:  # both faces in an eaten cạ, one of them discarded
+            if ca[f] & discarded & eaten:
+                no.add(f)
+        return no
+
+    def _strands(self, s: int, y: int, used: int, x_ca: int | None, ignore: int = -2,
+                 returning: bool = False, could_chan: bool = False) -> bool:
+        """`stuck-discard=forbid-claim`: whether laying down `used` concealed cards of face
+        y (eating x_ca as a cạ with y, when given) would leave seat s nothing it may
+        discard (or return, when `returning`).  Marks made at history index `ignore` do
+        not count (a reclaim undoes them); the bans the claim itself creates do."""
+        h = self.hands[s]
+        held = [f for f in self.rules.faces if h[f] - (used if f == y else 0) > 0]
+        if not held:
+            return True
+        if returning and self._plan.return_free:
+            return False
+        marks = [m for m in self.marks[s] if m.origin != ignore or m.ban == "win"]
+        if x_ca is not None:
+            new: list[tuple[str, int, int | None]] = [("eat-ca", x_ca, y)]
+            if could_chan and self._plan.ca_over_chan:
+                new.append(("pass-could-chan", x_ca, None))
+            for trig, face, partner in new:
+                for rule, bans in self._plan.by_trigger.get(trig, ()):
+                    for ban in bans:
+                        for f in self._mark_faces(ban, face, partner):
+                            marks.append(Mark(rule, ban, f, -1))
+        no = self._no_discard(marks, self.discarded[s])
+        return all(f in no for f in held)
 
     def _ban_index(self, seat: int) -> dict[str, Any]:
         """The seat's marks by ban: ``ban -> {face or None: [rule ids in mark order]}``,
@@ -381,20 +449,16 @@ class State:
             idx = {}
             for m in self.marks[seat]:
                 idx.setdefault(m.ban, {}).setdefault(m.face, []).append(m.rule)
-            no = set(idx.get("discard", {}))
-            no.discard(None)
-            if "discard-ca-pair" in idx:
-                ca = self._plan.ca_partners
-                for e in self.discarded[seat]:
-                    no |= ca[e]
-            idx["no-discard"] = no
+            idx["no-discard"] = self._no_discard(self.marks[seat], self.discarded[seat])
             self._bans[seat] = idx
         return idx
 
     def _discarded(self, seat: int, face: int) -> None:
         self.discarded[seat].add(face)
         idx = self._bans[seat]
-        if idx is not None and "discard-ca-pair" in idx:
+        if idx is not None and "discard-ca-eaten" in idx:
+            self._bans[seat] = None  # rebuilt on next use
+        elif idx is not None and "discard-ca-pair" in idx:
             idx["no-discard"] |= self._plan.ca_partners[face]
 
     def _discard_bans(self, seat: int, face: int) -> list[str]:
@@ -404,6 +468,10 @@ class State:
                 out.append(m.rule)
             elif m.ban == "discard-ca-pair":
                 if any(self.rules.is_ca(face, e) for e in self.discarded[seat]):
+                    out.append(m.rule)
+            elif m.ban == "discard-ca-eaten" and m.face == face:
+                eaten = {k.face for k in self.marks[seat] if k.ban == "discard-ca-eaten"}
+                if self._plan.ca_partners[face] & self.discarded[seat] & eaten:
                     out.append(m.rule)
         return out
 
@@ -434,10 +502,13 @@ class State:
         holds_ca = any(h[z] % 2 == 1 for z in partners)
         if not holds_ca:
             return [], []
+        scope = r.rid("eating.no_split_scope_rule")
+        if self._plan.split_after_ca and not any(g.kind == "ca" for g in self.laid[seat]):
+            return [], [scope]
         group = r.odd_group
         if y in group and sum(h[f] for f in group) % 2 == 1:
             return [], [self._plan.odd_rule]
-        return [self._plan.no_split_rule], []
+        return [self._plan.no_split_rule, scope], []
 
     def _claim_allowed(self, source: str, claim: str) -> tuple[bool, str]:
         c = self.rules.claims[(source, claim)]
@@ -448,10 +519,12 @@ class State:
         x = w.card
         opts: dict[int, list[Action]] = {}
         ok = self._plan.claim_ok
+        final = self._final()  # empty-noc-draw=noc-empty: the last card only completes ù
         u_ok = ok[(w.source, "u")] and not w.second
-        chiu_ok = ok[(w.source, "chiu")]
+        chiu_ok = ok[(w.source, "chiu")] and not final
         chiu_u_ok = ok[(w.source, "chiu-u")] and not w.second
-        eat_ok = ok[(w.source, "eat")]
+        eat_ok = ok[(w.source, "eat")] and not final
+        strand = self._plan.forbid_stranding
         second, turn, reclaimer = w.second, w.turn, w.reclaimer
         is_win = self.engine.is_win
         act = self._plan.act
@@ -483,7 +556,8 @@ class State:
                         and is_win(h, self.laid_chan[s], x, "chiu-u")):
                     acts.append(act["chiu-u"][s])
             if chiu_ok and hx >= 3 and not self._banned(s, "chiu", x):
-                if (not second or in_turn) and not self._empties(h, 3):
+                if (not second or in_turn) and not self._empties(h, 3) and not (
+                        strand and self._strands(s, x, 3, None, returning=not in_turn)):
                     acts.append(act["chiu"][s])
             if may_eat and in_turn:
                 mine = self._plan.card_act["eat"][s]
@@ -495,6 +569,24 @@ class State:
     def _drawer_may_not_eat(self) -> bool:
         return self._plan.next_only
 
+    def _final(self) -> bool:
+        """Whether the open window's card is the nọc's last and the table ends the hand
+        when the nọc becomes empty (`empty-noc-draw=noc-empty`)."""
+        return self._plan.end_when_empty and self.noc_pos >= len(self.noc)
+
+    def _passes_on(self, w: Window) -> bool:
+        """Whether a card nobody took goes on to the next seat rather than die: a card at
+        its drawer's own gate (drawn, or returned there), and with
+        `return-resume=to-next-seat` any returned card, once."""
+        return not w.second and (w.gate == w.turn
+                                 or (w.source == "return" and self._plan.return_on))
+
+    def _chan_eat_ok(self, s: int, x: int, ignore: int = -2) -> bool:
+        """Whether seat s may eat x as a chắn (x in hand, no ban, not left stranded)."""
+        h = self.hands[s]
+        return bool(h[x]) and not self._banned(s, "eat-chan", x, ignore) and not (
+            self._plan.forbid_stranding and self._strands(s, x, 1, None, ignore))
+
     def _empties(self, h: list[int], used: int) -> bool:
         """Whether laying down `used` concealed cards would leave none to discard or
         return, when the table forbids that (`empty-hand`)."""
@@ -504,25 +596,31 @@ class State:
         h = self.hands[s]
         if self._empties(h, 1):
             return []
+        plan = self._plan
         out = []
         ca_ok: bool | None = None
-        for y in self._plan.eat_cands[x]:
+        chan = self._chan_eat_ok(s, x, ignore)
+        for y in plan.eat_cands[x]:
             if not h[y]:
                 continue
             if y == x:
-                if not self._banned(s, "eat-chan", x, ignore):
+                if chan:
                     out.append(y)
             else:
                 if ca_ok is None:
                     ca_ok = not self._banned(s, "eat-ca", x, ignore)
-                if ca_ok and not self._splits_ca(h, y):
+                if (ca_ok and not self._splits_ca(s, h, y) and (plan.split_chan_ok or h[y] % 2)
+                        and not (plan.forbid_stranding and self._strands(
+                            s, y, 1, x, ignore, could_chan=chan and ignore == -2))):
                     out.append(y)
         return out
 
-    def _splits_ca(self, h: list[int], y: int) -> bool:
+    def _splits_ca(self, s: int, h: list[int], y: int) -> bool:
         """Whether eating a cạ with y would split a cạ held (`_split_rules` forbids it)."""
         if h[y] % 2 == 0 or not any(h[z] % 2 for z in self._plan.ca_partners[y]):
             return False
+        if self._plan.split_after_ca and not any(g.kind == "ca" for g in self.laid[s]):
+            return False  # no-split-scope=after-eating-ca: this player has eaten no cạ
         group = self.rules.odd_group
         return not (y in group and sum(h[f] for f in group) % 2 == 1)
 
@@ -596,8 +694,12 @@ class State:
             if a.card is None or not h[a.card]:
                 return ([rid("eating.rule")], "that card is not in the concealed hand",
                         "quân đó không có trên tay")
+            if self.phase == "return" and self._plan.return_free:
+                return ([rid("turn.chiu_return_rule"), rid("turn.return_discard_rule")],
+                        "allowed: giving a card back is not a discard",
+                        "được phép: trả cửa không phải là đánh")
             bans = self._discard_bans(s, a.card)
-            if legal:
+            if legal or not bans:  # no ban refuses this card: the explanation allows it
                 why = [rid("turn.opener_rule") if self.phase == "opening" else
                        rid("turn.chiu_return_rule") if self.phase == "return" else
                        rid("turn.discard_rule")]
@@ -607,22 +709,32 @@ class State:
                     why += [x.rule for x in self.rules.restrictions
                             if x.trigger == "decline-opening"]
                 return (why, "allowed", "được phép")
-            return (bans or [rid("turn.stuck_rule")],
+            return (bans,
                     f"{cards.name(a.card)} may not be discarded by this player now",
                     f"người này không được đánh {cards.name(a.card)} lúc này")
         assert self.window is not None
         w = self.window
         x = w.card
+        mine = w.options.get(s, [])
+        # rows that decide what this answer leads to: whether a claim other than ù declines
+        # a win (decline-by-claim), whether letting one's own draw go creates bans
+        # (own-draw-pass)
+        declines = ([rid("turn.decline_rule")]
+                    if a.kind not in ("u", "chiu-u") and any(o.kind in ("u", "chiu-u")
+                                                             for o in mine) else [])
         if a.kind == "pass":
-            return ([rid("turn.chiu_optional_rule")], "a claim is never compulsory",
-                    "không bắt buộc phải nhận quân")
+            own = (s == w.turn and w.source == "draw" and w.gate == s and not w.second
+                   and any(o.kind == "eat" for o in mine))
+            return ([rid("turn.chiu_optional_rule")] + declines
+                    + ([rid("turn.own_draw_pass_rule")] if own else []),
+                    "a claim is never compulsory", "không bắt buộc phải nhận quân")
         if a.kind in ("u", "chiu-u"):
             ok, why = self._claim_allowed(w.source, a.kind)
             if not ok:
                 return ([why], f"a {SOURCE_EN[w.source]} does not allow {WIN_EN[a.kind]} here",
                         f"{SOURCE_VI[w.source]} không cho phép {WIN_VI[a.kind]} ở đây")
             if w.second:
-                return ([rid("turn.drawn_offer_rule")],
+                return ([self._passed_rule(w)],
                         "the card has been passed on to the next seat; wins on it were claimed "
                         "or declined when it was turned up",
                         "quân đã được chuyển cho người kế tiếp; quyền ù với quân này đã được xét "
@@ -632,7 +744,8 @@ class State:
                         "không ai nhận lại quân chính mình vừa đưa ra")
             b = self._banned(s, "win", None)
             if b:
-                return (b, "this player declined ù earlier in the hand",
+                return (b + [rid("turn.decline_rule")],
+                        "this player declined ù earlier in the hand",
                         "người này đã bỏ ù trước đó trong ván")
             if a.kind == "chiu-u" and h[x] < 3:
                 return ([rid("turn.chiu_rule")], "chíu needs three identical cards in the hand",
@@ -657,15 +770,20 @@ class State:
                 return (b, f"chíu of {cards.name(x)} is banned for this player",
                         f"người này bị cấm Chíu {cards.name(x)}")
             if w.second and s != w.turn:
-                return ([rid("turn.drawn_offer_rule")], "the card has passed on to the next seat",
+                return ([self._passed_rule(w)], "the card has passed on to the next seat",
                         "quân đã chuyển cho người kế tiếp")
+            if self._final():
+                return self._final_reason()
             if self._empties(h, 3):
                 return ([rid("turn.empty_hand_rule")], "no card would be left to discard or "
                         "return", "sẽ không còn quân nào để đánh hoặc trả cửa")
+            if self._plan.forbid_stranding and self._strands(s, x, 3, None,
+                                                             returning=s != w.turn):
+                return self._stranded_reason()
             extra = [] if s == w.turn else [rid("turn.chiu_return_rule")]
             if x in r.never_complete:  # a chíu of a face that may never complete ù
                 extra.append(rid("turn.chiu_yeu_rule"))
-            return ([why, rid("turn.chiu_optional_rule")] + self._react(s, w) + extra,
+            return ([why, rid("turn.chiu_optional_rule")] + self._react(s, w) + extra + declines,
                     "allowed", "được phép")
         if a.kind in ("eat", "reclaim"):
             y = a.card
@@ -679,6 +797,8 @@ class State:
             ok, why = self._claim_allowed(w.source, "eat")
             if not ok:
                 return ([why], "this card cannot be eaten", "quân này không ăn được")
+            if self._final():
+                return self._final_reason()
             if a.kind == "reclaim":  # allowed by the deadline row, then as an eat
                 why = rid("turn.reclaim_rule")
             if w.source == "draw" and not w.second and self._drawer_may_not_eat():
@@ -696,7 +816,10 @@ class State:
                 if b:
                     return (b, f"eating {cards.name(x)} is banned for this player",
                             f"người này bị cấm ăn {cards.name(x)}")
-                return ([why, r.rid("pairing.chan_rule")], "allowed as a chắn", "ăn thành Chắn")
+                if self._plan.forbid_stranding and self._strands(s, x, 1, None, ignore):
+                    return self._stranded_reason()
+                return ([why, r.rid("pairing.chan_rule")] + declines, "allowed as a chắn",
+                        "ăn thành Chắn")
             if not r.is_ca(x, y):
                 return ([rid("pairing.chan_rule")] + list(r.ca_class_rules),
                         f"{cards.name(x)} and {cards.name(y)} form neither chắn nor cạ",
@@ -709,9 +832,36 @@ class State:
             if forbid:
                 return (forbid, f"{cards.name(y)} sits in a cạ in the hand; it may not be split",
                         f"{cards.name(y)} đang nằm trong một Cạ trên tay, không được tách")
+            if h[y] % 2 == 0:
+                if not self._plan.split_chan_ok:
+                    return ([rid("eating.split_chan_rule")],
+                            f"{cards.name(y)} belongs to a concealed chắn, which may not be "
+                            "broken to eat a cạ",
+                            f"{cards.name(y)} thuộc một Chắn kín, không được làm vỡ để ăn Cạ")
+                allow = allow + [rid("eating.split_chan_rule")]
+            if self._plan.forbid_stranding and self._strands(
+                    s, y, 1, x, ignore, could_chan=a.kind == "eat" and self._chan_eat_ok(s, x)):
+                return self._stranded_reason()
+            if a.kind == "eat" and self._plan.card_act["eat"][s][x] in mine:
+                allow = allow + [rid("eating.ca_over_chan_rule")]  # it could eat a chắn
             return ([why] + list(r.ca_rules[x][y]) + [rid("eating.ca_before_min_chan_rule")] +
-                    allow, "allowed as a cạ", "ăn thành Cạ")
+                    allow + declines, "allowed as a cạ", "ăn thành Cạ")
         return ([rid("eating.rule")], f"unknown action {a.kind!r}", f"hành động lạ {a.kind!r}")
+
+    def _passed_rule(self, w: Window) -> str:
+        """The row that passed this window's card on to the next seat."""
+        return self.rules.rid("turn.drawn_offer_rule" if w.source == "draw"
+                              else "turn.return_resume_rule")
+
+    def _final_reason(self) -> tuple[list[str], str, str]:
+        return ([self.rules.rid("turn.exhausted_rule")],
+                "the nọc is empty: its last card may only complete ù",
+                "nọc đã hết: quân cuối cùng chỉ còn dùng để ù")
+
+    def _stranded_reason(self) -> tuple[list[str], str, str]:
+        return ([self.rules.rid("turn.stuck_rule")],
+                "afterwards every card left would be banned from discard",
+                "sau đó mọi quân còn lại đều bị cấm đánh")
 
     # ------------------------------------------------------------------ applying
     def apply(self, action: Action, *, check: bool = True) -> None:
@@ -796,7 +946,9 @@ class State:
     def _mark(self, seat: int, rule: str, ban: str, face: int | None) -> None:
         self.marks[seat].append(Mark(rule, ban, face, len(self.history) - 1))
         idx = self._bans[seat]
-        if idx is not None:  # keep the index up to date rather than rebuild it
+        if ban == "discard-ca-eaten":
+            self._bans[seat] = None  # rebuilt on next use
+        elif idx is not None:  # keep the index up to date rather than rebuild it
             idx.setdefault(ban, {}).setdefault(face, []).append(rule)
             if ban == "discard" and face is not None:
                 idx["no-discard"].add(face)
@@ -805,10 +957,22 @@ class State:
                 for e in self.discarded[seat]:
                     idx["no-discard"] |= ca[e]
 
-    def _trigger(self, seat: int, trigger: str, face: int | None) -> None:
+    @staticmethod
+    def _mark_faces(ban: str, face: int | None, partner: int | None) -> tuple[int | None, ...]:
+        """The faces a ban is recorded on: none for a ban on any face, the eaten card and
+        its partner for discard-ca-eaten, else the trigger's face."""
+        if ban in ("win", "discard-ca-pair"):
+            return (None,)
+        if ban == "discard-ca-eaten" and partner is not None and partner != face:
+            return (face, partner)
+        return (face,)
+
+    def _trigger(self, seat: int, trigger: str, face: int | None,
+                 partner: int | None = None) -> None:
         for rule, bans in self._plan.by_trigger.get(trigger, ()):
             for ban in bans:
-                self._mark(seat, rule, ban, None if ban in ("win", "discard-ca-pair") else face)
+                for f in self._mark_faces(ban, face, partner):
+                    self._mark(seat, rule, ban, f)
 
     def _discard(self, s: int, f: int) -> None:
         self.hands[s][f] -= 1
@@ -818,8 +982,9 @@ class State:
 
     def _return(self, s: int, f: int) -> None:
         self.hands[s][f] -= 1
-        self._trigger(s, "discard", f)
-        self._discarded(s, f)
+        if not self._plan.return_free:  # return-is-discard=a-discard
+            self._trigger(s, "discard", f)
+            self._discarded(s, f)
         old = self.interrupted
         assert old is not None
         self.interrupted = None
@@ -853,6 +1018,8 @@ class State:
             resp = w.responses.get(s)
             if resp is not None and resp.kind in ("u", "chiu-u"):
                 continue
+            if self._plan.decline_pass_only and resp is not None and resp.kind != "pass":
+                continue  # decline-by-claim=pass-only: eating or chíu instead keeps the right
             if any(a.kind in ("u", "chiu-u") for a in opts):
                 self._trigger(s, "decline-u", None)
         best = None
@@ -867,7 +1034,9 @@ class State:
         t = w.turn
         resp = w.responses.get(t)
         took = best is not None and best.seat == t
-        if t in w.options and not took and (resp is None or resp.kind == "pass"):
+        own_draw = w.source == "draw" and w.gate == t and not w.second
+        if (t in w.options and not took and (resp is None or resp.kind == "pass")
+                and (self._plan.own_draw_bans or not own_draw)):
             could_chan = could_ca = False
             for a in w.options[t]:
                 if a.kind == "eat":
@@ -879,6 +1048,10 @@ class State:
                 self._trigger(t, "pass-could-chan", x)
             if could_ca:
                 self._trigger(t, "pass-could-ca", x)
+        if (took and self._plan.ca_over_chan and best is not None and best.kind == "eat"
+                and best.card != x and self._plan.card_act["eat"][t][x] in w.options[t]):
+            # ca-over-chan=counts-as-pass: eating as a cạ what one could eat as a chắn
+            self._trigger(t, "pass-could-chan", x)
         if best is None:
             self._let_go(w)
             return
@@ -913,17 +1086,18 @@ class State:
         self.laid_chan[s] += g.chan
         self._event({"type": "laid", "seat": s, "group": cards.codes(g.faces)})
         if g.kind == "ca":
-            self._trigger(s, "eat-ca", x)
+            self._trigger(s, "eat-ca", x, y)
         self.window = None
         self.phase, self.actor = "discard", s
 
     def _let_go(self, w: Window) -> None:
         """Nobody took the card: pass it on, or let it die and draw."""
-        if w.gate == w.turn and not w.second:
-            # the drawer (or the interrupted drawer) passes it on to the next seat
-            nxt = Window(w.card, w.gate, w.source, (w.gate + 1) % self.n, w.giver, second=True)
+        if not self._final() and self._passes_on(w):
+            # the drawer (or the interrupted drawer, or with return-resume=to-next-seat the
+            # interrupted player) passes it on to the next seat
+            nxt = Window(w.card, w.gate, w.source, (w.turn + 1) % self.n, w.giver, second=True)
             if self._plan.reclaim:
-                nxt.reclaimer = w.gate
+                nxt.reclaimer = w.turn
                 # a reclaim undoes the bans the drawer's pass created: those made when
                 # the answers were settled, i.e. by the last action -- unless nobody was
                 # asked (then the last action is an older one whose bans must stay)

@@ -26,8 +26,9 @@ SEATS      one block of 93 bytes per seat (`SEAT`), laid out so that the cards t
            +0   laid-down count of each of the 30 faces
            +30  concealed count of each face
            +60  bans, 31 bytes: for each face (and a last byte for "any face") the
-                bans the seat's past created, one bit per kind (`BAN_BITS`), and bit
-                64: the seat has discarded that face
+                bans the seat's past created, one bit per kind (`BAN_BITS`: 128 marks
+                a face of a cạ the seat ate, under discard-ca-eaten), and bit 64: the
+                seat has discarded that face
            +91  chắn laid down (a chíu counts 2)
            +92  every ban bit its ban row holds (derived: for sampling by kind)
 OPTF       per seat, while a window is open: what its claims were (`option_flags`) --
@@ -71,8 +72,9 @@ RESULT_KINDS = {"u": 1, "chiu-u": 2, "opening": 3, "draw": 4}
 RESULT_NAMES = {v: k for k, v in RESULT_KINDS.items()}
 
 BAN_BITS = {"discard": 1, "eat-chan": 2, "eat-ca": 4, "chiu": 8, "win": 16,
-            "discard-ca-pair": 32}
+            "discard-ca-pair": 32, "discard-ca-eaten": 128}
 B_DISCARD, B_EAT_CHAN, B_EAT_CA, B_CHIU, B_WIN, B_DCP = (1, 2, 4, 8, 16, 32)
+B_DCE = 128  # on a face: it was in a cạ the seat ate (discard-ca-eaten)
 DISCARDED = 64
 
 NO_ACTIONS: list[Action] = []  # shared; never changed
@@ -113,8 +115,9 @@ def option_flags(opts: Sequence[Action], card: int) -> int:
 
 
 def claim_code(s: int, x: int, src: int, second: int, in_turn: bool, rc: bool) -> int:
-    """Index of a claim key's first bytes in `Packed._prefix` (x < 32, src < 4)."""
-    return ((((s << 5 | x) << 2 | src) << 1 | second) << 1 | in_turn) << 1 | rc
+    """Index of a claim key's first bytes in `Packed._prefix` (x < 32, src < 8: the source,
+    plus 4 when the window's card is the nọc's last under empty-noc-draw=noc-empty)."""
+    return ((((s << 5 | x) << 3 | src) << 1 | second) << 1 | in_turn) << 1 | rc
 
 
 def claim_kind(code: int) -> int:
@@ -160,7 +163,7 @@ class Packed:
         self.seat_hand = tuple(enumerate(self.hand_at))
         # the first bytes of a claim key, by claim_code (built once: keys are hot)
         self._prefix = [bytes((s, x, src, second, in_turn, rc))
-                        for s in range(n) for x in range(32) for src in range(4)
+                        for s in range(n) for x in range(32) for src in range(8)
                         for second in (0, 1) for in_turn in (0, 1) for rc in (0, 1)]
         # a seat's claims on a window, by what decides them (see claims_of)
         self._opts: dict[bytes, tuple[list[Action], int]] = {}
@@ -175,17 +178,19 @@ class Packed:
         self.tier = {R_U: p.tier["u"], R_CHIU_U: p.tier["chiu-u"], R_CHIU: p.tier["chiu"],
                      R_EAT: p.tier["eat"], R_RECLAIM: p.tier["reclaim"]}
         # the bans each trigger creates: (bits on the face, bits on "any face" other than
-        # a declined win, the declined-win bit)
-        self.trig: dict[str, tuple[int, int, int]] = dict.fromkeys(TRIGGERS, (0, 0, 0))
+        # a declined win, the declined-win bit, bits also on the partner of an eaten cạ)
+        self.trig: dict[str, tuple[int, int, int, int]] = dict.fromkeys(TRIGGERS, (0, 0, 0, 0))
         for trig, rows in p.by_trigger.items():
-            face_bits = any_bits = 0
+            face_bits = any_bits = pair_bits = 0
             for _rule, bans in rows:
                 for ban in bans:
                     if ban in ("win", "discard-ca-pair"):
                         any_bits |= BAN_BITS[ban]
                     else:
                         face_bits |= BAN_BITS[ban]
-            self.trig[trig] = (face_bits, any_bits & ~B_WIN, any_bits & B_WIN)
+                        if ban == "discard-ca-eaten":
+                            pair_bits |= BAN_BITS[ban]
+            self.trig[trig] = (face_bits, any_bits & ~B_WIN, any_bits & B_WIN, pair_bits)
         self.u_ok = tuple(self.claim_ok[src][0] for src in SOURCES)
         self.eat_cands = {x: tuple(p.eat_cands[x]) for x in rules.faces}
         self.ca_partners = {x: tuple(sorted(p.ca_partners[x])) for x in rules.faces}
@@ -358,16 +363,62 @@ class Packed:
         h = self.hand_at[s]
         b = self.bans_at[s]
         held = [f for f in self.faces if p[h + f]]
-        pair_ban = p[b + ANY] & B_DCP
-        if not pair_ban:
+        if p[PH] == P_RETURN and self.plan.return_free:
+            return held  # giving a card back is not a discard (return-is-discard)
+        if not p[self.bsum_at[s]] & (B_DCP | B_DCE):
             ok = [f for f in held if not p[b + f] & B_DISCARD]
         else:
-            ca = self.ca_partners
-            ok = [f for f in held if not p[b + f] & B_DISCARD
-                  and not any(p[b + e] & DISCARDED for e in ca[f])]
+            ok = self._allowed_discards(p[h:h + F], p[b:b + F + 1])
         if ok or self.plan.stuck_as_written:
             return ok
         return held
+
+    def _allowed_discards(self, hand: bytes | bytearray, row: bytes | bytearray) -> list[int]:
+        """The faces held (`hand`) that the ban row `row` leaves free to discard."""
+        pair_ban = row[ANY] & B_DCP
+        ca = self.ca_partners
+        out = []
+        for f in self.faces:
+            if not hand[f]:
+                continue
+            b = row[f]
+            if b & B_DISCARD:
+                continue
+            if pair_ban and any(row[e] & DISCARDED for e in ca[f]):
+                continue
+            if b & B_DCE and any(row[e] & B_DCE and row[e] & DISCARDED for e in ca[f]):
+                continue
+            out.append(f)
+        return out
+
+    def _strands(self, hand: bytes | bytearray, row: bytes | bytearray, y: int, used: int,
+                 x_ca: int | None, returning: bool = False, could_chan: bool = False) -> bool:
+        """`State._strands` on a seat's concealed counts and ban row."""
+        h = bytearray(hand)
+        h[y] -= used
+        if not any(h):
+            return True
+        if returning and self.plan.return_free:
+            return False
+        r = bytearray(row)
+        if x_ca is not None:
+            fb, ab, _win, pb = self.trig["eat-ca"]
+            r[x_ca] |= fb
+            r[ANY] |= ab
+            r[y] |= pb
+            if could_chan and self.plan.ca_over_chan:
+                fb, ab, _win, _pb = self.trig["pass-could-chan"]
+                r[x_ca] |= fb
+                r[ANY] |= ab
+        return not self._allowed_discards(h, r)
+
+    def _final(self, p: bytes | bytearray) -> bool:
+        """`State._final`: the open window's card is the nọc's last under noc-empty."""
+        return self.plan.end_when_empty and p[NP] >= len(self.nocs[p[DH] * 256 + p[DL]])
+
+    def _passes_on(self, p: bytes | bytearray) -> bool:
+        """`State._passes_on` of the open window."""
+        return not p[W2] and (p[WG] == p[WT] or (p[WS] == S_RETURN and self.plan.return_on))
 
     def _eat_partners(self, p: bytes | bytearray, s: int, x: int,
                       undo: bool = False) -> list[int]:
@@ -375,31 +426,43 @@ class Packed:
         pass being undone do not count)."""
         h = self.hand_at[s]
         hand = p[h:h + F]
-        if self.plan.keep_one and sum(hand) <= 1:
+        plan = self.plan
+        if plan.keep_one and sum(hand) <= 1:
             return []
         b = self.bans_at[s]
         bx, ba = p[b + x], p[b + ANY]
         if not undo and p[WR] == s:
             bx |= p[self.TMP + x]
             ba |= p[self.TMP + ANY]
+        strand = plan.forbid_stranding
+        row = p[b:b + F + 1]
+        chan = bool(hand[x]) and not (bx | ba) & B_EAT_CHAN and not (
+            strand and self._strands(hand, row, x, 1, None))
         out = []
         ca_ok: bool | None = None
         for y in self.eat_cands[x]:
             if not hand[y]:
                 continue
             if y == x:
-                if not (bx | ba) & B_EAT_CHAN:
+                if chan:
                     out.append(y)
             else:
                 if ca_ok is None:
                     ca_ok = not (bx | ba) & B_EAT_CA
-                if ca_ok and not self._splits_ca(hand, y):
+                if (ca_ok and not self._splits_ca(p, s, hand, y)
+                        and (plan.split_chan_ok or hand[y] % 2)
+                        and not (strand and self._strands(hand, row, y, 1, x,
+                                                          could_chan=chan and not undo))):
                     out.append(y)
         return out
 
-    def _splits_ca(self, hand: bytes, y: int) -> bool:
+    def _splits_ca(self, p: bytes | bytearray, s: int, hand: bytes, y: int) -> bool:
         if hand[y] % 2 == 0 or not any(hand[z] % 2 for z in self.ca_partners[y]):
             return False
+        if self.plan.split_after_ca:
+            lo = self.laid_at[s]
+            if sum(p[lo:lo + F]) <= 2 * p[self.chan_at[s]]:
+                return False  # no cạ laid down: this seat has eaten none
         g = self.odd_group
         return not (y in g and sum(hand[f] for f in g) % 2 == 1)
 
@@ -418,15 +481,19 @@ class Packed:
             mine = self.card_act["reclaim"][s]
             return [mine[y] for y in self._eat_partners(p, s, x, undo=True)]
         u_ok, chiu_u_ok, chiu_ok, eat_ok = self.claim_ok[SOURCES[src]]
+        final = self._final(p)
         u_ok = u_ok and not second
         chiu_u_ok = chiu_u_ok and not second
+        chiu_ok = chiu_ok and not final
+        eat_ok = eat_ok and not final
         h = self.hand_at[s]
         hx = p[h + x]
         if not in_turn and not u_ok and hx < 3:
             return []
         b = self.bans_at[s]
         won = self._win_or_chiu(p[h:h + F], p[b:b + F + 1], p[self.chan_at[s]], x,
-                                u_ok, chiu_u_ok, chiu_ok and (not second or in_turn))
+                                u_ok, chiu_u_ok, chiu_ok and (not second or in_turn),
+                                0 if in_turn else 1)
         acts = [self.act[k][s] for k, bit in WIN_OR_CHIU if won & bit]
         may_eat = eat_ok and not (src == S_DRAW and not second and self.plan.next_only)
         if may_eat and in_turn:
@@ -435,9 +502,12 @@ class Packed:
         return acts
 
     def _win_or_chiu(self, hand: bytes | bytearray, row: bytes | bytearray, chan: int,
-                     x: int, u_ok: bool, chiu_u_ok: bool, chiu_ok: bool) -> int:
+                     x: int, u_ok: bool, chiu_u_ok: bool, chiu_ok: bool,
+                     follows: int = -1) -> int:
         """Which of ù, chíu-ù and chíu (`OPT_BITS`) a seat with these concealed cards,
-        ban row and laid chắn may claim on x, when the window allows them."""
+        ban row and laid chắn may claim on x, when the window allows them.  `follows`:
+        what a chíu leads to, 0 a discard, 1 a return (-1: not known; then a chíu that
+        would strand the seat under forbid-claim is still counted, an over-estimate)."""
         hx = hand[x]
         bits = row[x] | row[ANY]
         chiu_free = hx >= 3 and not bits & B_CHIU
@@ -447,7 +517,9 @@ class Packed:
                 out |= OPT_BITS["u"]
             if chiu_u_ok and chiu_free and self.is_win(hand, chan, x, "chiu-u"):
                 out |= OPT_BITS["chiu-u"]
-        if chiu_ok and chiu_free and not (self.plan.keep_one and sum(hand) <= 3):
+        if chiu_ok and chiu_free and not (self.plan.keep_one and sum(hand) <= 3) and not (
+                follows >= 0 and self.plan.forbid_stranding
+                and self._strands(hand, row, x, 3, None, returning=bool(follows))):
             out |= OPT_BITS["chiu"]
         return out
 
@@ -461,7 +533,8 @@ class Packed:
         if s == p[WV] or (s != reclaimer and not in_turn and (
                 p[W2] or (not self.u_ok[p[WS]] and p[h + x] < 3))):
             return NO_ACTIONS
-        key = self._prefix[claim_code(s, x, p[WS], p[W2], in_turn, s == reclaimer)
+        src = p[WS] | (4 if self._final(p) else 0)
+        key = self._prefix[claim_code(s, x, src, p[W2], in_turn, s == reclaimer)
                            ] + p[h:h + CLAIM_VIEW]
         e = self._opts.get(key)
         return (e or self._remember(key, p, s))[0]
@@ -565,10 +638,11 @@ class Packed:
         return bytes(m)
 
     def _trigger(self, m: bytearray, s: int, trigger: str, face: int | None,
-                 tmp: bool = False) -> None:
+                 tmp: bool = False, partner: int | None = None) -> None:
         """Record the bans a trigger creates; with `tmp`, the ones a reclaim may undo go
-        to TMP (a declined win is never undone)."""
-        fb, ab, win = self.trig[trigger]
+        to TMP (a declined win is never undone); `partner`: the card an eaten cạ was
+        made with, which bans on eaten faces also mark."""
+        fb, ab, win, pb = self.trig[trigger]
         b = self.bans_at[s]
         if win:
             m[b + ANY] |= B_WIN
@@ -578,6 +652,8 @@ class Packed:
             m[to + ANY] |= ab
         if fb:
             m[to + (ANY if face is None else face)] |= fb
+        if pb and partner is not None:
+            m[to + partner] |= pb
 
     def _discard(self, m: bytearray, s: int, f: int) -> None:
         m[self.hand_at[s] + f] -= 1
@@ -588,9 +664,10 @@ class Packed:
 
     def _return(self, m: bytearray, s: int, f: int) -> None:
         m[self.hand_at[s] + f] -= 1
-        self._trigger(m, s, "discard", f)
-        m[self.bans_at[s] + f] |= DISCARDED
-        m[self.bsum_at[s]] |= DISCARDED
+        if not self.plan.return_free:  # return-is-discard=a-discard
+            self._trigger(m, s, "discard", f)
+            m[self.bans_at[s] + f] |= DISCARDED
+            m[self.bsum_at[s]] |= DISCARDED
         gate, turn, second = m[IG], m[IT], m[I2]
         m[IG] = m[IT] = NONE
         m[I2] = 0
@@ -607,6 +684,7 @@ class Packed:
         memo = self._opts
         prefix = self._prefix
         oot = self._oot
+        srck = src | (4 if self._final(m) else 0)  # the claim key's source byte
         for s, h in self.seat_hand:
             in_turn = s == turn
             if s == giver or (s != reclaimer and not in_turn and (
@@ -621,7 +699,7 @@ class Packed:
                 if not masks[src] >> card & 1:
                     m[r + s] = m[fl + s] = 0
                     continue
-            key = prefix[((((s << 5 | card) << 2 | src) << 1 | second) << 1 | in_turn) << 1
+            key = prefix[((((s << 5 | card) << 3 | srck) << 1 | second) << 1 | in_turn) << 1
                          | (s == reclaimer)] + m[h:h + CLAIM_VIEW]
             e = memo.get(key) or self._remember(key, m, s)
             if e[0]:
@@ -656,8 +734,9 @@ class Packed:
             return
         # declining: anyone who could win on this card and did not claim the win
         fl = self.OPTF
+        pass_only = self.plan.decline_pass_only
         for s, f in enumerate(m[fl:r]):
-            if f & 1 and answers[s] not in WINS:
+            if f & 1 and answers[s] not in WINS and (not pass_only or answers[s] == R_PASS):
                 self._trigger(m, s, "decline-u", None)
         claims = [s for s, c in enumerate(answers) if c > R_PASS]
         best = -1
@@ -669,15 +748,22 @@ class Packed:
             best = min(claims, key=lambda s: (tier[claim_kind(m[r + s])], (s - start) % n))
         # passing a card one could eat creates bans for the seat whose turn it was
         took = best == turn
-        if m[r + turn] == R_PASS and not took:
+        plan = self.plan
+        own_draw = m[WS] == S_DRAW and m[WG] == turn and not m[W2]
+        if m[r + turn] == R_PASS and not took and (plan.own_draw_bans or not own_draw):
             could = m[fl + turn]
             # when the card is then passed on with a reclaim allowed, these bans are the
             # ones a reclaim undoes
-            tmp = self.plan.reclaim and best < 0 and m[WG] == turn and not m[W2]
+            tmp = (plan.reclaim and best < 0 and self._passes_on(m)
+                   and not self._final(m))
             if could & 2:
                 self._trigger(m, turn, "pass-could-chan", x, tmp)
             if could & 4:
                 self._trigger(m, turn, "pass-could-ca", x, tmp)
+        if took and plan.ca_over_chan and m[fl + turn] & 2:
+            code = m[r + turn]
+            if R_EAT <= code < R_RECLAIM and code - R_EAT != x:
+                self._trigger(m, turn, "pass-could-chan", x)  # ca-over-chan=counts-as-pass
         if best < 0:
             self._let_go(m)
             return
@@ -714,16 +800,16 @@ class Packed:
             m[self.chan_at[s]] += 1
         self._close_window(m)
         if y != x:
-            self._trigger(m, s, "eat-ca", x)
+            self._trigger(m, s, "eat-ca", x, partner=y)
         m[PH], m[AC] = P_DISCARD, s
 
     def _let_go(self, m: bytearray) -> None:
-        card, gate, turn, second = m[WC], m[WG], m[WT], m[W2]
-        if gate == turn and not second:
+        card, gate, turn = m[WC], m[WG], m[WT]
+        if not self._final(m) and self._passes_on(m):
             src, giver = m[WS], m[WV]
             # the TMP bans (if any) stay: the passed-on window may undo them
-            self._open(m, card, gate, src, (gate + 1) % self.n, giver, 1,
-                       gate if self.plan.reclaim else NONE)
+            self._open(m, card, gate, src, (turn + 1) % self.n, giver, 1,
+                       turn if self.plan.reclaim else NONE)
             return
         self._close_window(m)
         m[self.DEAD + card] += 1

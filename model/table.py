@@ -29,10 +29,29 @@ CLAIMS = ("u", "chiu", "chiu-u", "eat")
 TRIGGERS = (
     "pass-could-chan", "pass-could-ca", "discard", "eat-ca", "decline-u", "decline-opening",
 )
-BANS = ("eat-chan", "eat-ca", "chiu", "discard", "discard-ca-pair", "win")
+BANS = ("eat-chan", "eat-ca", "chiu", "discard", "discard-ca-pair", "discard-ca-eaten", "win")
 CA_KINDS = ("same-rank", "within-group", "pair", "special-flag")
 WIN_KINDS = ("u", "chiu-u", "opening")
 PRIORITY_CLAIMS = ("u", "chiu-u", "chiu", "reclaim", "eat")
+# Option rows the machine interprets by role: the values it knows for each.
+MACHINE_VALUES: dict[str, tuple[str, ...]] = {
+    "turn.drawn_offer_rule": ("drawer-then-next", "next-only"),
+    "turn.stuck_rule": ("as-written", "lift-bans", "forbid-claim"),
+    "turn.empty_hand_rule": ("as-written", "forbid"),
+    "turn.timeout_rule": ("none", "auto-pass"),
+    "turn.reclaim_rule": ("never", "before-next-acts"),
+    "turn.return_resume_rule": ("dead-passer-draws", "to-next-seat"),
+    "turn.exhausted_rule": ("draw-due", "noc-empty"),
+    "turn.decline_rule": ("any-other-answer", "pass-only"),
+    "turn.own_draw_pass_rule": ("counts", "not-counted"),
+    "turn.return_discard_rule": ("a-discard", "not-a-discard"),
+    "eating.split_chan_rule": ("allowed", "forbidden"),
+    "eating.no_split_scope_rule": ("always", "after-eating-ca"),
+    "eating.ca_over_chan_rule": ("no-ban", "counts-as-pass"),
+}
+# Where a row's words are in the family's text: "<seed file> §<part> ¶<n>|•<n> s<m>[-<k>]",
+# several places separated by "; " (paragraph or bullet n of part, sentence m of it).
+LOCATOR_RE = re.compile(r"^[\w.-]+\.txt §\d+ [¶•]\d+ s\d+(-\d+)?(; §\d+ [¶•]\d+ s\d+(-\d+)?)*$")
 UNCHECKED = "(unchecked structure)"  # where-field of problems found only by the safety net
 ID_RE = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 
@@ -79,6 +98,7 @@ class Row:
     # was_default, note, by), oldest first; a settled row that has them keeps its values
     # as history and its chosen ``value`` is in `default`
     decisions: tuple[Mapping[str, str], ...] = ()
+    locator: str = ""  # where its words are in the family's text (LOCATOR_RE)
 
     @property
     def is_option(self) -> bool:
@@ -370,7 +390,7 @@ def _parse_rows(ck: _Checker, data: Mapping[str, Any]) -> dict[str, Row]:
         if isinstance(r, dict) and isinstance(r.get("id"), str):
             where = r["id"]
         if not ck.keys(where, r, ["id", "section", "status", "vi", "en"],
-                       ["default", "values", "found_by", "value", "decision"]):
+                       ["default", "values", "found_by", "value", "decision", "locator"]):
             continue
         rid = ck.typed(where, r, "id", str)
         for f in ("section", "vi", "en"):
@@ -381,8 +401,14 @@ def _parse_rows(ck: _Checker, data: Mapping[str, Any]) -> dict[str, Row]:
         if status is not None and status not in STATUSES:
             ck.add(where, "status", f"{status!r} is not one of {', '.join(STATUSES)}")
         found_by = r.get("found_by", "family")
-        if found_by not in ("family", "checker"):
-            ck.add(where, "found_by", f"{found_by!r} must be 'family' or 'checker'")
+        if found_by not in ("family", "checker", "reading"):
+            ck.add(where, "found_by", f"{found_by!r} must be 'family', 'checker' or 'reading'")
+        locator = r.get("locator", "")
+        if not isinstance(locator, str) or (locator and not LOCATOR_RE.match(locator)):
+            ck.add(where, "locator", f"{locator!r} is not a locator like "
+                   "'002_b3948e333907311d.txt §3 •1 s1' (seed file, part, ¶ paragraph or "
+                   "• bullet number, sentence number; several joined by '; ')")
+            locator = ""
         values: dict[str, Any] = {}
         if "values" in r:
             v = ck.typed(where, r, "values", dict)
@@ -439,6 +465,7 @@ def _parse_rows(ck: _Checker, data: Mapping[str, Any]) -> dict[str, Row]:
             value_text={k: dict(v) for k, v in values.items() if isinstance(v, dict)},
             found_by=str(found_by),
             decisions=decisions,
+            locator=locator,
         )
     return rows
 
@@ -617,9 +644,10 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
             ck.add("win", "never_complete_applies", f"expected a list from {', '.join(WIN_KINDS)}")
 
     eating = data.get("eating", {})
-    if ck.keys("eating", eating, ["rule", "ca_before_min_chan_rule", "no_split_rule",
-                                  "odd_group_exception_rule", "odd_group"]):
-        for f in ("rule", "ca_before_min_chan_rule", "no_split_rule", "odd_group_exception_rule"):
+    eating_rules = ["rule", "ca_before_min_chan_rule", "no_split_rule", "odd_group_exception_rule",
+                    "split_chan_rule", "no_split_scope_rule", "ca_over_chan_rule"]
+    if ck.keys("eating", eating, eating_rules + ["odd_group"]):
+        for f in eating_rules:
             ck.ref("eating", f, eating.get(f), rows)
         ck.faces("eating", "odd_group", eating.get("odd_group"))
 
@@ -628,20 +656,19 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
                    "draw_rule", "react_rule", "drawn_offer_rule", "discard_rule", "chiu_rule",
                    "chiu_yeu_rule", "chiu_optional_rule", "chiu_counts_rule", "chiu_return_rule",
                    "return_resume_rule", "exhausted_rule", "recycle_rule", "reveal_rule",
-                   "stuck_rule", "empty_hand_rule", "timeout_rule", "reclaim_rule"]
+                   "stuck_rule", "empty_hand_rule", "timeout_rule", "reclaim_rule",
+                   "decline_rule", "own_draw_pass_rule", "return_discard_rule"]
     if ck.keys("turn", turn, turn_fields):
         for f in turn_fields:
             ck.ref("turn", f, turn.get(f), rows)
-        for f, vals in (("drawn_offer_rule", ("drawer-then-next", "next-only")),
-                        ("stuck_rule", ("as-written", "lift-bans")),
-                        ("empty_hand_rule", ("as-written", "forbid")),
-                        ("timeout_rule", ("none", "auto-pass")),
-                        ("reclaim_rule", ("never", "before-next-acts"))):
-            ref = turn.get(f, "")
-            r = rows.get(ref) if isinstance(ref, str) else None
-            if r is not None and set(r.values) != set(vals):
-                ck.add("turn", f, f"row {r.id!r} must offer exactly the values "
-                       f"{', '.join(vals)} (the machine knows these)")
+    for role, vals in MACHINE_VALUES.items():
+        sec, f = role.split(".")
+        part = data.get(sec)
+        ref = part.get(f, "") if isinstance(part, dict) else ""
+        r = rows.get(ref) if isinstance(ref, str) else None
+        if r is not None and set(r.values) != set(vals):
+            ck.add(sec, f, f"row {r.id!r} must offer exactly the values "
+                   f"{', '.join(vals)} (the machine knows these)")
 
     seen: set[tuple[str, str]] = set()
     claims = data.get("claim")
@@ -672,28 +699,46 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
 
     cl = data.get("claims", {})
     if ck.keys("claims", cl, ["priority", "priority_rules", "priority_says", "tie_break_rule",
-                              "tie_break_option"]):
-        pr = cl.get("priority")
-        flat = [x for tier in pr for x in tier] if isinstance(pr, list) and all(
-            isinstance(t, list) for t in pr) else None
-        if flat is not None and not all(isinstance(x, str) for x in flat):
-            flat = None
-        if flat is None:
-            ck.add("claims", "priority", "expected a list of tiers, each a list of claim names")
-        elif sorted(flat) != sorted(PRIORITY_CLAIMS):
-            ck.add("claims", "priority", f"the tiers must name each of "
-                   f"{', '.join(PRIORITY_CLAIMS)} exactly once")
-        elif any(not tier for tier in pr):
-            ck.add("claims", "priority", f"tier {[len(t) for t in pr].index(0) + 1} is empty; "
-                   "every tier names at least one claim (drop the empty [])")
+                              "tie_break_option"], ["chiu_eat_option", "priority_by_value"]):
+        tiers: list[tuple[str, Any]] = [("priority", cl.get("priority"))]
+        if "chiu_eat_option" in cl or "priority_by_value" in cl:
+            # the priority depends on an option row: one list of tiers for each value
+            ck.ref("claims", "chiu_eat_option", cl.get("chiu_eat_option"), rows)
+            orow = rows.get(cl.get("chiu_eat_option")) if isinstance(
+                cl.get("chiu_eat_option"), str) else None
+            pbv = cl.get("priority_by_value")
+            if not isinstance(pbv, dict):
+                ck.add("claims", "priority_by_value", "expected a table: option value -> tiers")
+            else:
+                if orow is not None and set(pbv) != set(orow.values):
+                    ck.add("claims", "priority_by_value", f"must give tiers for exactly the "
+                           f"values {', '.join(orow.values)}")
+                tiers += [(f"priority_by_value.{k}", v) for k, v in pbv.items()]
+        well_formed: dict[str, Any] = {}
+        for fld, pr in tiers:
+            flat = [x for tier in pr for x in tier] if isinstance(pr, list) and all(
+                isinstance(t, list) for t in pr) else None
+            if flat is not None and not all(isinstance(x, str) for x in flat):
+                flat = None
+            if flat is None:
+                ck.add("claims", fld, "expected a list of tiers, each a list of claim names")
+            elif sorted(flat) != sorted(PRIORITY_CLAIMS):
+                ck.add("claims", fld, f"the tiers must name each of "
+                       f"{', '.join(PRIORITY_CLAIMS)} exactly once")
+            else:
+                well_formed[fld] = pr
+                if any(not tier for tier in pr):
+                    ck.add("claims", fld, f"tier {[len(t) for t in pr].index(0) + 1} is empty; "
+                           "every tier names at least one claim (drop the empty [])")
         prs = cl.get("priority_rules", [])
         if not isinstance(prs, list):
             ck.add("claims", "priority_rules", f"expected a list of rule ids, found {prs!r}")
             prs = []
         for j, rid in enumerate(prs):
             ck.ref("claims", f"priority_rules[{j}]", rid, rows)
-        tiers = pr if flat is not None and sorted(flat) == sorted(PRIORITY_CLAIMS) else None
-        _check_priority_says(ck, tiers, prs, cl.get("priority_says"))
+        # what the cited rows say is checked against the default order (`priority`); an
+        # option that reorders the tiers (priority_by_value) overrides that row's words
+        _check_priority_says(ck, well_formed.get("priority"), prs, cl.get("priority_says"))
         ck.ref("claims", "tie_break_rule", cl.get("tie_break_rule"), rows)
         tbo = cl.get("tie_break_option", "")
         tb = rows.get(tbo) if isinstance(tbo, str) else None
@@ -941,6 +986,11 @@ def _resolve(table: Table, variant: Variant, options: Mapping[str, str]) -> Rule
     rule_ids["pairing.chan_rule"] = d["pairing"]["chan_rule"]
     rule_ids["claims.tie_break_rule"] = d["claims"]["tie_break_rule"]
     rule_ids["claims.tie_break_option"] = d["claims"]["tie_break_option"]
+    if "chiu_eat_option" in d["claims"]:
+        rule_ids["claims.chiu_eat_option"] = d["claims"]["chiu_eat_option"]
+    priority = d["claims"]["priority"]
+    if "priority_by_value" in d["claims"]:
+        priority = d["claims"]["priority_by_value"][options[d["claims"]["chiu_eat_option"]]]
     rule_ids["deck.rule"] = deck["rule"]
     for i, rid in enumerate(d["claims"].get("priority_rules", [])):
         rule_ids[f"claims.priority_rules.{i}"] = rid
@@ -957,7 +1007,7 @@ def _resolve(table: Table, variant: Variant, options: Mapping[str, str]) -> Rule
         never_complete=frozenset(cards.parse(c) for c in win["never_complete"]),
         never_complete_applies=frozenset(win["never_complete_applies"]),
         claims=claims,
-        priority=tuple(tuple(t) for t in d["claims"]["priority"]),
+        priority=tuple(tuple(t) for t in priority),
         restrictions=tuple(restrictions),
         odd_group=frozenset(cards.parse(c) for c in d["eating"]["odd_group"]),
         ca_class_rules=tuple(dict.fromkeys(c["rule"] for c in d["pairing"]["ca"])),

@@ -513,3 +513,80 @@ def test_a_table_for_judging_hands_only_may_have_a_small_deck() -> None:
         table.load_text(text, "small.toml")
     t = table.load_text(text, "small.toml", dealt=False)
     assert t.resolve(4).faces == (cards.parse("1v"), cards.CHI)
+
+
+# --------------------------------------------------------------------------- where the words are
+
+
+def _seeds() -> Path | None:
+    """The family's texts: $CHANSPEC_SEEDS, or ../shared/seeds beside the clone (CI), or
+    two levels up (a worktree)."""
+    env = os.environ.get("CHANSPEC_SEEDS")
+    for cand in ([Path(env)] if env else []) + [ROOT.parent / "shared" / "seeds",
+                                                 ROOT.parent.parent / "shared" / "seeds"]:
+        if cand.is_dir():
+            return cand
+    return None
+
+
+SEEDS = _seeds()
+needs_seeds = pytest.mark.skipif(
+    SEEDS is None, reason="the family's texts (../shared/seeds) are not beside this clone; "
+    "set CHANSPEC_SEEDS to their folder")
+
+
+def test_every_settled_row_says_where_its_words_are() -> None:
+    t = table.load("family")
+    missing = [r.id for r in t.rows.values() if r.status == "settled" and not r.locator]
+    assert not missing, f"settled rows without a locator: {missing}"
+    source_file = t.data["ruleset"]["source"]
+    for r in t.rows.values():
+        if r.locator:
+            assert r.locator.startswith(source_file + " "), r.id
+
+
+@needs_seeds
+def test_every_locator_resolves_to_sentences_of_the_family_text() -> None:
+    from chanspec.model import source
+
+    assert SEEDS is not None
+    for r in table.load("family").rows.values():
+        if r.locator:
+            found = source.resolve(r.locator, SEEDS)
+            assert found and all(s.strip() for s in found), r.id
+
+
+@needs_seeds
+def test_a_locator_past_the_text_is_refused() -> None:
+    from chanspec.model import source
+
+    assert SEEDS is not None
+    name = table.load("family").data["ruleset"]["source"]
+    assert source.resolve(f"{name} §3 •1 s1", SEEDS)
+    for bad, why in ((f"{name} §3 •5 s1", "has 4 bullets"), (f"{name} §4 ¶1 s4", "3 sentences"),
+                     (f"{name} §9 ¶1 s1", "no part 9"), ("nosuch.txt §1 ¶1 s1", "no seed file")):
+        with pytest.raises(source.LocatorError, match=why):
+            source.resolve(bad, SEEDS)
+
+
+@needs_seeds
+def test_no_sentence_of_the_family_text_is_pasted_into_the_table() -> None:
+    from chanspec.model import source
+
+    assert SEEDS is not None
+    name = table.load("family").data["ruleset"]["source"]
+    parts = source.parse((SEEDS / name).read_text(encoding="utf-8"))
+    pasted = [s for p in parts.values() for block in p.paragraphs + p.bullets for s in block
+              if len(s.split()) >= 5 and s.rstrip(".") in FAMILY_TEXT]
+    assert not pasted, pasted
+
+
+@pytest.mark.parametrize("bad", ["§3 •1 s1", "002_b3948e333907311d.txt §3 bullet 1",
+                                 "002_b3948e333907311d.txt §3 •1", "x.txt §3 •1 s1;§4 ¶1 s1"])
+def test_a_malformed_locator_names_the_row_and_field(bad: str) -> None:
+    data = family_data()
+    _row(data, "pass-chan-ban")["locator"] = bad
+    with pytest.raises(TableError) as info:
+        table.load_text(to_toml(data), "bad.toml")
+    probs = [p for p in info.value.problems if p.field == "locator"]
+    assert probs and probs[0].where == "pass-chan-ban" and "is not a locator" in probs[0].message

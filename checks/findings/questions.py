@@ -28,6 +28,8 @@ FOUND_BY_TEXT = {
     "family": ("gia đình tự nêu trong văn bản", "the family, in their own text"),
     "checker": ("máy kiểm tra phát hiện (văn bản không nói)",
                 "found by the checker (the text does not say)"),
+    "reading": ("đọc kỹ từng câu của văn bản: lời văn cho phép hơn một cách hiểu",
+                "a sentence-by-sentence reading: the words allow more than one reading"),
 }
 
 
@@ -133,6 +135,7 @@ def render(table: Table, findings: Mapping[str, Finding] | None = None,
     n_prov = sum(r.status == "provisional" for r in rows)
     n_family = sum(r.found_by == "family" for r in rows)
     n_checker = sum(r.found_by == "checker" for r in rows)
+    n_reading = sum(r.found_by == "reading" for r in rows)
     intro_en = ("This file is generated from the rule table; do not edit it by hand. To "
                 "answer a question, run `chanspec settle ID=VALUE --note \"…\"`: it settles "
                 "the row in the table, records the decision, rewrites this file and says what "
@@ -143,7 +146,8 @@ def render(table: Table, findings: Mapping[str, Finding] | None = None,
         out: list[str] = [
             "# Open questions", "", f"**{table.title_en}** (`{table.id}`)", "", intro_en, "",
             f"{len(rows)} questions: {n_open} open, {n_prov} provisional; {n_family} raised "
-            f"by the family, {n_checker} found by the checker.",
+            f"by the family, {n_checker} found by the checker, {n_reading} found by reading the "
+            "text.",
         ]
     else:
         out = [
@@ -161,7 +165,8 @@ def render(table: Table, findings: Mapping[str, Finding] | None = None,
             "",
             f"{len(rows)} câu hỏi / questions: {n_open} còn mở / open, {n_prov} tạm thời / "
             f"provisional; {n_family} do gia đình nêu / raised by the family, {n_checker} do "
-            "máy phát hiện / found by the checker.",
+            f"máy phát hiện / found by the checker, {n_reading} do đọc kỹ văn bản / found by "
+            "reading the text.",
         ]
     out += [
         "",
