@@ -208,11 +208,22 @@ def test_findings_file_matches_the_table_and_open_questions() -> None:
         "OPEN_QUESTIONS.json is stale; run: chanspec check")
     assert set(doc["questions"]) == {r.id for r in BASE.rows.values()
                                      if r.status in ("open", "provisional")}
-    w = doc["questions"]["stuck-discard"]["witness"]
-    assert w is not None and w["value_b"] == "as-written"
-    r = scale.scaled_rules(BASE, scale.SCALES[w["scale"]], {"stuck-discard": "as-written"})
-    st = State.replay(r, Deal.from_json(w["deal"]), [Action.parse(a) for a in w["path"]])
-    assert st.is_stuck()
+    q = doc["questions"]["stuck-discard"]
+    w = q["witness"]
+    assert w is not None and w["value_a"] == "lift-bans"
+    # the saved witness parts where it says: replayed under each of its two values, the
+    # legal actions differ by exactly the recorded only_a / only_b
+    sc = scale.SCALES[w["scale"]]
+    legal = {}
+    for v in (w["value_a"], w["value_b"]):
+        r = scale.scaled_rules(BASE, sc, {"stuck-discard": v})
+        st = State.replay(r, Deal.from_json(w["deal"]), [Action.parse(a) for a in w["path"]])
+        legal[v] = {a.code() for a in st.legal_actions()}
+    a, b = legal[w["value_a"]], legal[w["value_b"]]
+    assert sorted(a - b) == sorted(w["only_a"]) and sorted(b - a) == sorted(w["only_b"])
+    # and the reading as written was searched and found to part from the default too (its
+    # deadlock is replayed by test_witness_search_finds_the_stuck_discard_divergence)
+    assert any(s["value"] == "as-written" and s["found"] for s in q["searches"])
 
 
 def test_check_quick_command_output_and_exit_code(tmp_path: Path,

@@ -88,10 +88,15 @@ def test_vietnamese_and_punctuation_survive() -> None:
 def test_divergence_pictures_end_in_what_differs() -> None:
     doc = compute.load()
     assert doc is not None
-    for rid in ("stuck-discard", "empty-hand"):
-        pic = divergence.picture(BASE, doc["questions"][rid]["witness"])
-        ends = {b["value"]: b["end"]["kind"] for b in pic["branches"]}
-        assert ends["as-written"] == "stuck" and ends[BASE.rows[rid].default] == "win", ends
+    pic = divergence.picture(BASE, doc["questions"]["empty-hand"]["witness"])
+    ends = {b["value"]: b["end"]["kind"] for b in pic["branches"]}
+    assert ends["as-written"] == "stuck" and ends["forbid"] == "win", ends
+    # stuck-discard's shortest witness is now its third reading (forbid-claim refuses an
+    # eat that would strand the eater): the branches part on the very first step
+    w = doc["questions"]["stuck-discard"]["witness"]
+    pic = divergence.picture(BASE, w)
+    first = {b["value"]: b["steps"][0]["code"] for b in pic["branches"]}
+    assert first[w["value_a"]] in w["only_a"] and first[w["value_b"]] in w["only_b"], first
     pic = divergence.picture(BASE, doc["questions"]["claim-seat-order"]["witness"])
     winners = {b["value"]: b["end"]["winner"] for b in pic["branches"]}
     assert winners["owner-first"] != winners["receiver-first"]

@@ -30,7 +30,8 @@ def test_every_open_row_is_rendered_with_its_values() -> None:
         section = text.split(f"### `{r.id}`", 1)[1].split("\n### ", 1)[0]
         assert r.vi in section and r.en in section
         assert r.section in section
-        assert ("máy kiểm tra" if r.found_by == "checker" else "gia đình") in section
+        assert {"checker": "máy kiểm tra", "reading": "đọc kỹ"}.get(r.found_by,
+                                                                  "gia đình") in section
         for v in r.values:
             line = next(x for x in section.splitlines() if x.startswith(f"| `{v}`"))
             assert " ".join(r.value_text[v]["vi"].split()) in line

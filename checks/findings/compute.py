@@ -272,7 +272,8 @@ def _scale_note(w: Mapping[str, Any]) -> tuple[str, str]:
             f"`{sc.name}`: {sc.en}.")
 
 
-def finding_objects(doc: Mapping[str, Any], table: Table) -> dict[str, questions.Finding]:
+def finding_objects(doc: Mapping[str, Any], table: Table,
+                    lang: str = "vi") -> dict[str, questions.Finding]:
     out: dict[str, questions.Finding] = {}
     open_rows = {r.id for r in questions.question_rows(table)}
     for rid, q in doc.get("questions", {}).items():
@@ -333,7 +334,8 @@ def finding_objects(doc: Mapping[str, Any], table: Table) -> dict[str, questions
             steps_vi=steps_vi, steps_en=steps_en,
             frequency_vi="; ".join(fvi) or None, frequency_en="; ".join(fen) or None,
             effects=eff, source=src,
-            mermaid=None if w is None else divergence.to_mermaid(divergence.picture(table, w)))
+            mermaid=None if w is None else divergence.to_mermaid(divergence.picture(table, w),
+                                                                 lang))
     return out
 
 
@@ -383,7 +385,8 @@ def render(table: Table, doc: Mapping[str, Any] | None, lang: str = "vi") -> str
     only), with the findings of `doc` when they were computed for this table."""
     if doc is None or doc.get("table_digest") != table_digest(table):
         return questions.render(table, lang=lang)
-    return questions.render(table, finding_objects(doc, table), extra=extra_sections(doc, lang),
+    return questions.render(table, finding_objects(doc, table, lang),
+                            extra=extra_sections(doc, lang),
                             lang=lang)
 
 

@@ -112,24 +112,28 @@ def picture(table: Table, w: Mapping[str, Any]) -> dict[str, Any]:
             "ends_differ": len(set(differs.values())) > 1}
 
 
-def _label(s: Mapping[str, Any]) -> str:
+def _label(s: Mapping[str, Any], lang: str = "vi") -> str:
     rules = f"[{', '.join(s['rules'])}]" if s.get("rules") else ""
-    return f"{s['code']}: {s['vi']}\n{s['en']}\n{rules}".rstrip()
+    words = s["en"] if lang == "en" else f"{s['vi']}\n{s['en']}"
+    return f"{s['code']}: {words}\n{rules}".rstrip()
 
 
-def to_mermaid(pic: Mapping[str, Any]) -> str:
+def to_mermaid(pic: Mapping[str, Any], lang: str = "vi") -> str:
     """The picture as a Mermaid flowchart: the shared path down to where the readings
-    part, then one subgraph per reading, side by side, ending in what differs."""
+    part, then one subgraph per reading, side by side, ending in what differs.  ``vi``:
+    Vietnamese labels with English beside them; ``en``: English only."""
     fc = mermaid.Flowchart("TD")
-    fc.node("deal", f"Chia bài / deal ({pic['scale']})\n" + _deal_short(pic), "stadium")
+    deal = "Deal" if lang == "en" else "Chia bài / deal"
+    fc.node("deal", f"{deal} ({pic['scale']})\n" + _deal_short(pic), "stadium")
     prev = "deal"
     for i, s in enumerate(pic["common"]):
         nid = f"c{i}"
-        fc.node(nid, _label(s))
+        fc.node(nid, _label(s, lang))
         fc.edge(prev, nid)
         prev = nid
-    fc.node("part", f"{pic['option']}: các cách hiểu tách ở đây / the readings part here",
-            "diamond")
+    part = ("the readings part here" if lang == "en"
+            else "các cách hiểu tách ở đây / the readings part here")
+    fc.node("part", f"{pic['option']}: {part}", "diamond")
     fc.edge(prev, "part")
     ends: list[str] = []
     for k, b in enumerate(pic["branches"]):
@@ -138,14 +142,15 @@ def to_mermaid(pic: Mapping[str, Any]) -> str:
         last = None
         for i, s in enumerate(b["steps"]):
             nid = f"b{k}s{i}"
-            fc.node(nid, _label(s))
+            fc.node(nid, _label(s, lang))
             if last is not None:
                 fc.edge(last, nid)
             last = nid
         end = f"b{k}end"
         e = b["end"]
-        fc.node(end, f"{e['vi']}\n{e['en']}" + (f"\n[{', '.join(e['rules'])}]"
-                                                  if e["rules"] else ""), "hexagon")
+        words = e["en"] if lang == "en" else f"{e['vi']}\n{e['en']}"
+        fc.node(end, words + (f"\n[{', '.join(e['rules'])}]" if e["rules"] else ""),
+                "hexagon")
         ends.append(end)
         if last is not None:
             fc.edge(last, end)
