@@ -31,14 +31,16 @@ computing it takes about a minute):
 
 from __future__ import annotations
 
+import concurrent.futures
 import hashlib
 import json
+import multiprocessing
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from chanspec.checks.explore import scale
-from chanspec.checks.explore.search import alt_rules, explore
+from chanspec.checks.explore.search import alt_rules, explore, worker_ignores_sigint
 from chanspec.checks.findings import divergence, questions, scenario, witness
 from chanspec.checks.oracles import hands as hands_mod
 from chanspec.checks.output import Ticker
@@ -49,7 +51,7 @@ from chanspec.model.table import Table, before_decisions
 FILE_NAME = "OPEN_QUESTIONS.json"
 PARAMS: dict[str, Any] = {
     "deal_seed": 1, "deals": {"ranks2": 30, "chiu4": 30, "five": 30, "chiu3": 40},
-    "budget": 30_000, "hands": 3000, "hand_seed": 2026, "players": 4,
+    "budget": 15_000, "hands": 3000, "hand_seed": 2026, "players": 4,
     "explore_deals": 6,
 }
 
@@ -142,7 +144,7 @@ def _witness_doc(table: Table, sc: scale.Scale, opt: str, a: str, b: str,
             "effects": effects(table, sc, opt, d.deal, d.path, diff)}
 
 
-def _stuck_witness(table: Table, params: Mapping[str, Any],
+def _stuck_witness(table: Table, params: Mapping[str, Any], workers: int,
                    say: Callable[[str], None]) -> dict[str, Any] | None:
     """The shortest deadlock under the defaults over the scales (if any)."""
     best: tuple[int, dict[str, Any]] | None = None
@@ -152,7 +154,8 @@ def _stuck_witness(table: Table, params: Mapping[str, Any],
             continue
         r = scale.scaled_rules(table, sc)
         ds = scale.deals(r, params["explore_deals"], params["deal_seed"])
-        res = explore(r, ds, workers=1, explain_every=10**9, sample_every=10**9, alts=[])
+        res = explore(r, ds, workers=workers, explain_every=10**9, sample_every=10**9,
+                      alts=[])
         say(f"explore {name}: {res.distinct} states")
         for v in res.violations():
             if v.kind != "deadlock":
@@ -176,6 +179,49 @@ def every_few_seconds(report: Callable[[int, int], None],
     return tick
 
 
+_SW: dict[str, Any] = {}
+Task = tuple[str, str, str, int, str]  # (row, default, other value, scale index, scale)
+Searched = tuple[witness.Divergence | None, int, bool, int]  # found, pairs, exhaustive, deals
+
+
+def _search_one(t: Task) -> Searched:
+    table: Table = _SW["table"]
+    p: Mapping[str, Any] = _SW["params"]
+    opt, a, b, _si, name = t
+    sc = scale.SCALES[name]
+    ra = scale.scaled_rules(table, sc, {opt: a})
+    rb = scale.scaled_rules(table, sc, {opt: b})
+    ds = scale.deals(ra, p["deals"][name], p["deal_seed"])
+    res = witness.search(ra, rb, ds, budget=p["budget"])
+    return res.found, res.pairs, res.exhaustive, len(ds)
+
+
+def _search_all(table: Table, p: Mapping[str, Any], tasks: Sequence[Task], workers: int,
+                say: Callable[[str], None]) -> dict[tuple[str, str, str], Searched]:
+    """Every witness search, in `workers` processes when more than one.  Each search is
+    deterministic and independent of the others, so the results (and the order of the
+    lines said) do not depend on `workers`."""
+    _SW.update(table=table, params=p)
+    out: dict[tuple[str, str, str], Searched] = {}
+
+    def got(t: Task, r: Searched) -> None:
+        opt, _a, b, _si, name = t
+        out[(opt, b, name)] = r
+        d = r[0]
+        say(f"{opt}={b} @ {name}: {'depth ' + str(len(d.path)) if d else 'none'}")
+
+    if workers > 1 and len(tasks) > 1:
+        ctx = multiprocessing.get_context("fork")
+        with ctx.Pool(min(workers, len(tasks)), initializer=worker_ignores_sigint) as pool:
+            for t, r in zip(tasks, pool.imap(_search_one, tasks, chunksize=1), strict=True):
+                got(t, r)
+    else:
+        for t in tasks:
+            got(t, _search_one(t))
+    _SW.clear()
+    return out
+
+
 def compute(table: Table, params: Mapping[str, Any] | None = None, workers: int = 1,
             say: Callable[[str], None] = lambda s: None,
             ticker: Ticker | None = None) -> dict[str, Any]:
@@ -186,6 +232,19 @@ def compute(table: Table, params: Mapping[str, Any] | None = None, workers: int 
     p.update(params or {})
     doc: dict[str, Any] = {"schema": 1, "table": table.id, "table_digest": table_digest(table),
                            "params": p, "questions": {}, "extra": []}
+    # Z3 runs meanwhile in a fresh interpreter of its own (see `z3_all`)
+    with concurrent.futures.ProcessPoolExecutor(
+            1, mp_context=multiprocessing.get_context("spawn"),
+            initializer=worker_ignores_sigint) as z3_pool:
+        z3_future = z3_pool.submit(z3_all, table, p["players"])
+        _compute(table, p, doc, workers, say, ticker)
+        say("z3 questions")
+        doc["z3"] = z3_future.result()
+    return doc
+
+
+def _compute(table: Table, p: Mapping[str, Any], doc: dict[str, Any], workers: int,
+             say: Callable[[str], None], ticker: Ticker) -> None:
     full = table.resolve(p["players"])
     alts = [(f"{o}={v}", a) for o, v, a in alt_rules(full)]
     say(f"{p['hands']} full-size hands (seed {p['hand_seed']})")
@@ -194,6 +253,10 @@ def compute(table: Table, params: Mapping[str, Any] | None = None, workers: int 
         progress=every_few_seconds(lambda done, total: say(f"hands {done}/{total}"), ticker))
     fmap = {f.key: f for f in freqs}
     doc["ends"] = dict(sorted(ends.items()))
+    tasks = [(row.id, row.default, b, si, name)
+             for row in questions.question_rows(table) for b in row.values if b != row.default
+             for si, name in enumerate(scale.SCALES)]
+    found = _search_all(table, p, tasks, workers, say)
     for row in questions.question_rows(table):
         opt, a = row.id, row.default
         assert a is not None
@@ -206,22 +269,17 @@ def compute(table: Table, params: Mapping[str, Any] | None = None, workers: int 
             if f is not None:
                 q["frequency"][b] = f.as_json()
             for si, (name, sc) in enumerate(scale.SCALES.items()):
-                ra = scale.scaled_rules(table, sc, {opt: a})
-                rb = scale.scaled_rules(table, sc, {opt: b})
-                ds = scale.deals(ra, p["deals"][name], p["deal_seed"])
-                res = witness.search(ra, rb, ds, budget=p["budget"])
-                d = res.found
+                d, pairs, exhaustive, n_deals = found[(opt, b, name)]
                 q["searches"].append({"value": b, "scale": name, "found": d is not None,
                                       "depth": None if d is None else len(d.path),
-                                      "pairs": res.pairs, "exhaustive": res.exhaustive,
-                                      "deals": len(ds)})
-                say(f"{opt}={b} @ {name}: {'depth ' + str(len(d.path)) if d else 'none'}")
+                                      "pairs": pairs, "exhaustive": exhaustive,
+                                      "deals": n_deals})
                 if d is not None and (best is None or (len(d.path), si) < best[:2]):
                     best = (len(d.path), si, _witness_doc(table, sc, opt, a, b, d))
         if best is not None:
             q["witness"] = best[2]
         doc["questions"][opt] = q
-    stuck = _stuck_witness(table, p, say)
+    stuck = _stuck_witness(table, p, workers, say)
     if stuck is not None:
         doc["extra"].append({
             "id": "empty-hand-discard",
@@ -248,11 +306,27 @@ def compute(table: Table, params: Mapping[str, Any] | None = None, workers: int 
                                                         counts["defaults"]["u_wins"]):
                         counts[f"{o}={v}"] = c
         doc["hands"][str(players)] = counts
-    say("z3 questions")
-    doc["z3"] = {f"{o}": hands_mod.z3_questions(table.resolve(p["players"], dict([o.split("=")])
-                                                              if o else None))
-                 for o in ("", "lao-thang=off")}
-    return doc
+
+
+def z3_settings(table: Table, players: int) -> list[str]:
+    """The option settings the all-hands Z3 questions are asked under: the defaults, and
+    each other value that changes what the questions read from the rules (the cạ, which
+    of them are special, the faces that may never complete ù, the shape of a win)."""
+    from chanspec.checks.oracles import z3win
+
+    base = z3win.inputs(table.resolve(players))
+    return [""] + [f"{o}={v}" for o, values in table.option_space() for v in values
+                   if v != table.rows[o].default
+                   and z3win.inputs(table.resolve(players, {o: v})) != base]
+
+
+def z3_all(table: Table, players: int) -> dict[str, Any]:
+    """The Z3 questions under every setting of `z3_settings`.  Run in a fresh interpreter
+    (see `compute`): Z3's answers (which witness hand it finds) depend on what the
+    process asked it before, and the findings must not."""
+    return {o: hands_mod.z3_questions(table.resolve(players, dict([o.split("=", 1)])
+                                                     if o else None))
+            for o in z3_settings(table, players)}
 
 
 # --------------------------------------------------------------------------- rendering

@@ -61,6 +61,15 @@ def _ca_pairs(rules: Rules) -> list[tuple[int, int]]:
     return [(a, b) for i, a in enumerate(fs) for b in fs[i + 1:] if rules.is_ca(a, b)]
 
 
+def inputs(rules: Rules) -> tuple[object, ...]:
+    """Everything the questions of this module read from the rules: two rule sets with
+    the same inputs get the same answers."""
+    pairs = _ca_pairs(rules)
+    return (tuple(sorted(rules.faces)), rules.copies, rules.pairs, rules.min_chan,
+            tuple(pairs), tuple(p for p in pairs if rules.is_special(*p)),
+            tuple(sorted(rules.never_complete)), tuple(sorted(rules.never_complete_applies)))
+
+
 class _Decomp:
     """Fresh pairing variables for one count vector, with the constraints that bind them."""
 
