@@ -38,7 +38,9 @@ Exit codes: 0 nothing found, 11 deadlock, 12 invariant or contradiction, 13 endl
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import multiprocessing
 import sys
 import time
 from pathlib import Path
@@ -238,83 +240,103 @@ def run(args: argparse.Namespace) -> int:
                               "dots": []}
     graph_doc: tuple[Any, str] | None = None
     quotients: dict[str, tuple[diagrams.Quotient, str]] = {}
-    for sc, n_deals, cap, engine in _plan(args):
-        rules = scale.scaled_rules(table, sc, opts)
-        deals = scale.deals(rules, n_deals, args.seed)
-        label = sc.name if engine == "reference" else f"{sc.name}-packed"
-        emit(f"\n== Cấu hình {label}: {sc.vi}; {len(deals)} ván chia (hạt giống {args.seed})",
-             f"\n== Scale {label}: {sc.en}; {count(len(deals), 'deal')} (seed {args.seed})")
-        emit(f"Đang tính trạng thái ban đầu... {len(deals)} trạng thái phân biệt.",
-             f"Finished computing initial states: {count(len(deals), 'distinct state')} "
-             "generated.")
-        if engine == "packed":
-            emit(f"Máy nén (model/packed.py): một lần duyệt cho mọi ván, tối đa {cap:,} "
-                 f"trạng thái; cứ {args.check_every} trạng thái thì đi lại bằng máy tham chiếu.",
-                 f"Packed machine (model/packed.py): one search for all deals, up to {cap:,} "
-                 f"states; one state in {args.check_every} replayed on the reference.")
-            res = packed_search.search(
-                rules, deals, cap=cap, check_every=args.check_every, label=label,
-                progress=packed_search.TLCProgress(label, quiet=args.quiet))
-        else:
-            prog = explore.Progress(sc.name, quiet=args.quiet)
-            res = explore.explore(rules, deals, label=sc.name, workers=args.workers,
-                                  progress=prog, cap=cap)
-        results.append(res)
-        if sc.name not in quotients:
-            quotients[sc.name] = _quotient(rules, deals[0], sc.name)
-        if graph_doc is None and sc.exhaustive:
-            g = explore.explore_deal(rules, _smallest(rules, deals), 0, graph_limit=400,
-                                     alts=[])
-            graph_doc = (g, sc.name)
-        per_vi, per_en = ("", "") if engine == "packed" else ("/ván", "/deal")
-        done = "xong" if res.complete else f"DỪNG ở giới hạn {cap:,} trạng thái{per_vi}"
-        done_en = "complete" if res.complete else f"STOPPED at the {cap:,} states{per_en} cap"
-        emit(f"Kiểm tra mô hình {done}.", f"Model checking {done_en}.")
-        if res.complete:
-            emit(f"{res.generated:,} trạng thái sinh ra, {res.distinct:,} trạng thái phân "
-                 f"biệt, 0 trạng thái còn trong hàng đợi.",
-                 f"{res.generated:,} states generated, {res.distinct:,} distinct states found, "
-                 f"0 states left on queue.")
-            emit(f"Độ sâu của đồ thị trạng thái: {res.depth}.",
-                 f"The depth of the complete state graph search is {res.depth}.")
-        else:
-            emit(f"{res.generated:,} trạng thái sinh ra, {res.distinct:,} trạng thái phân "
-                 f"biệt; dừng ở giới hạn {cap:,}{per_vi}: các trạng thái còn chờ trong hàng "
-                 "đợi chưa được duyệt (--cap N để nâng giới hạn).",
-                 f"{res.generated:,} states generated, {res.distinct:,} distinct states found; "
-                 f"stopped at the {cap:,}-state cap{per_en}: the states still on the queue "
-                 "were not explored (raise it with --cap N).")
-            emit(f"Độ sâu đã tới trước khi dừng: {res.depth}.",
-                 f"The depth reached before the cap is {res.depth} (the search is "
-                 "incomplete).")
-        emit(f"{res.states_per_second:,.0f} trạng thái/giây ({res.workers} tiến trình; "
-             f"{res.states_per_core_second:,.0f}/giây mỗi lõi), {res.bytes_per_state:.0f} byte "
-             f"mỗi trạng thái lưu, {res.seconds:.1f} giây.",
-             f"{res.states_per_second:,.0f} distinct states/s ({res.workers} workers; "
-             f"{res.states_per_core_second:,.0f}/s per core), {res.bytes_per_state:.0f} bytes "
-             f"per stored state, {res.seconds:.1f}s.")
-        oc = res.outcomes()
-        emit(f"Kết thúc: ù {oc.get('win', 0):,}, hòa {oc.get('draw', 0):,}, kẹt "
-             f"{oc.get('stuck', 0):,}; tranh quyền ngang nhau {res.ties()[0]:,}.",
-             f"Ends: win {oc.get('win', 0):,}, draw {oc.get('draw', 0):,}, stuck "
-             f"{oc.get('stuck', 0):,}; claim ties {res.ties()[0]:,} (settled by "
-             f"{rules.rid('claims.tie_break_rule')}).")
-        ex: dict[str, Any] = {
-            "scale": sc.name, "label": label, "describe": sc.describe(),
-            "deals": len(deals), "engine": engine, "cap": cap,
-            "check_every": args.check_every if engine == "packed" else 1,
-            "deal_seed": args.seed, "distinct": res.distinct, "generated": res.generated,
-            "depth": res.depth, "seconds": round(res.seconds, 2),
-            "states_per_second": round(res.states_per_second),
-            "states_per_core_second": round(res.states_per_core_second),
-            "bytes_per_state": round(res.bytes_per_state, 1), "complete": res.complete,
-            "outcomes": oc, "ties": res.ties()[0], "violations": [],
-            "never_cited": res.never_cited(), "option_changes": res.option_changes(),
-            "option_samples": res.option_samples()}
-        for v in res.violations():
-            ex["violations"].append(_write_violation(out, sc, label, rules, deals[v.deal], v,
-                                                     emit, lang))
-        report["explorations"].append(ex)
+    plan = _plan(args)
+    # A packed search is one process: with more than one worker it runs beside the
+    # reference explorations from the start (its progress lines are labelled) instead of
+    # leaving the other cores idle at the end.
+    ahead: dict[int, Any] = {}
+    with contextlib.ExitStack() as stack:
+        if args.workers > 1 and len(plan) > 1:
+            for k, (sc, n_deals, cap, engine) in enumerate(plan):
+                if engine != "packed":
+                    continue
+                if not ahead:
+                    pool = stack.enter_context(multiprocessing.get_context("fork").Pool(
+                        1, initializer=explore.worker_ignores_sigint))
+                rules = scale.scaled_rules(table, sc, opts)
+                ahead[k] = pool.apply_async(packed_search.search, (
+                    rules, scale.deals(rules, n_deals, args.seed)), dict(
+                    cap=cap, check_every=args.check_every, label=f"{sc.name}-packed",
+                    progress=packed_search.TLCProgress(f"{sc.name}-packed",
+                                                       quiet=args.quiet)))
+        for k, (sc, n_deals, cap, engine) in enumerate(plan):
+            rules = scale.scaled_rules(table, sc, opts)
+            deals = scale.deals(rules, n_deals, args.seed)
+            label = sc.name if engine == "reference" else f"{sc.name}-packed"
+            emit(f"\n== Cấu hình {label}: {sc.vi}; {len(deals)} ván chia (hạt giống {args.seed})",
+                 f"\n== Scale {label}: {sc.en}; {count(len(deals), 'deal')} (seed {args.seed})")
+            emit(f"Đang tính trạng thái ban đầu... {len(deals)} trạng thái phân biệt.",
+                 f"Finished computing initial states: {count(len(deals), 'distinct state')} "
+                 "generated.")
+            if engine == "packed":
+                emit(f"Máy nén (model/packed.py): một lần duyệt cho mọi ván, tối đa {cap:,} "
+                     f"trạng thái; cứ {args.check_every} trạng thái thì đi lại bằng máy tham "
+                     "chiếu.",
+                     f"Packed machine (model/packed.py): one search for all deals, up to {cap:,} "
+                     f"states; one state in {args.check_every} replayed on the reference.")
+                res = ahead[k].get() if k in ahead else packed_search.search(
+                    rules, deals, cap=cap, check_every=args.check_every, label=label,
+                    progress=packed_search.TLCProgress(label, quiet=args.quiet))
+            else:
+                prog = explore.Progress(sc.name, quiet=args.quiet)
+                res = explore.explore(rules, deals, label=sc.name, workers=args.workers,
+                                      progress=prog, cap=cap)
+            results.append(res)
+            if sc.name not in quotients:
+                quotients[sc.name] = _quotient(rules, deals[0], sc.name)
+            if graph_doc is None and sc.exhaustive:
+                g = explore.explore_deal(rules, _smallest(rules, deals), 0, graph_limit=400,
+                                         alts=[])
+                graph_doc = (g, sc.name)
+            per_vi, per_en = ("", "") if engine == "packed" else ("/ván", "/deal")
+            done = "xong" if res.complete else f"DỪNG ở giới hạn {cap:,} trạng thái{per_vi}"
+            done_en = "complete" if res.complete else f"STOPPED at the {cap:,} states{per_en} cap"
+            emit(f"Kiểm tra mô hình {done}.", f"Model checking {done_en}.")
+            if res.complete:
+                emit(f"{res.generated:,} trạng thái sinh ra, {res.distinct:,} trạng thái phân "
+                     f"biệt, 0 trạng thái còn trong hàng đợi.",
+                     f"{res.generated:,} states generated, {res.distinct:,} distinct states found, "
+                     f"0 states left on queue.")
+                emit(f"Độ sâu của đồ thị trạng thái: {res.depth}.",
+                     f"The depth of the complete state graph search is {res.depth}.")
+            else:
+                emit(f"{res.generated:,} trạng thái sinh ra, {res.distinct:,} trạng thái phân "
+                     f"biệt; dừng ở giới hạn {cap:,}{per_vi}: các trạng thái còn chờ trong hàng "
+                     "đợi chưa được duyệt (--cap N để nâng giới hạn).",
+                     f"{res.generated:,} states generated, {res.distinct:,} distinct states found; "
+                     f"stopped at the {cap:,}-state cap{per_en}: the states still on the queue "
+                     "were not explored (raise it with --cap N).")
+                emit(f"Độ sâu đã tới trước khi dừng: {res.depth}.",
+                     f"The depth reached before the cap is {res.depth} (the search is "
+                     "incomplete).")
+            emit(f"{res.states_per_second:,.0f} trạng thái/giây ({res.workers} tiến trình; "
+                 f"{res.states_per_core_second:,.0f}/giây mỗi lõi), {res.bytes_per_state:.0f} byte "
+                 f"mỗi trạng thái lưu, {res.seconds:.1f} giây.",
+                 f"{res.states_per_second:,.0f} distinct states/s ({count(res.workers, 'worker')}; "
+                 f"{res.states_per_core_second:,.0f}/s per core), {res.bytes_per_state:.0f} bytes "
+                 f"per stored state, {res.seconds:.1f}s.")
+            oc = res.outcomes()
+            emit(f"Kết thúc: ù {oc.get('win', 0):,}, hòa {oc.get('draw', 0):,}, kẹt "
+                 f"{oc.get('stuck', 0):,}; tranh quyền ngang nhau {res.ties()[0]:,}.",
+                 f"Ends: win {oc.get('win', 0):,}, draw {oc.get('draw', 0):,}, stuck "
+                 f"{oc.get('stuck', 0):,}; claim ties {res.ties()[0]:,} (settled by "
+                 f"{rules.rid('claims.tie_break_rule')}).")
+            ex: dict[str, Any] = {
+                "scale": sc.name, "label": label, "describe": sc.describe(),
+                "deals": len(deals), "engine": engine, "cap": cap,
+                "check_every": args.check_every if engine == "packed" else 1,
+                "deal_seed": args.seed, "distinct": res.distinct, "generated": res.generated,
+                "depth": res.depth, "seconds": round(res.seconds, 2),
+                "states_per_second": round(res.states_per_second),
+                "states_per_core_second": round(res.states_per_core_second),
+                "bytes_per_state": round(res.bytes_per_state, 1), "complete": res.complete,
+                "outcomes": oc, "ties": res.ties()[0], "violations": [],
+                "never_cited": res.never_cited(), "option_changes": res.option_changes(),
+                "option_samples": res.option_samples()}
+            for v in res.violations():
+                ex["violations"].append(_write_violation(out, sc, label, rules, deals[v.deal], v,
+                                                         emit, lang))
+            report["explorations"].append(ex)
     code = 0
     for k in explore.EXIT_ORDER:
         if any(v.kind == k for r in results for v in r.violations()):

@@ -25,7 +25,9 @@ Vacuity: the rule ids cited by explanations (for legal actions and for refusals)
 collected; rows never cited anywhere in the explored space are dead or unreachable at
 that scale.  For option rows, every ``sample_every``-th state is re-evaluated under each
 other value of each option (the same position, the rules swapped) and the states where
-the legal action set changes are counted.
+the legal action set changes are counted; a value seen changing it `SAMPLE_ENOUGH` times
+in a deal is not sampled again there (its count is a lower bound), so the cost of
+sampling falls on the values that have not shown an effect yet.
 
 Reductions, and why they are sound:
 
@@ -72,6 +74,7 @@ from chanspec.model.table import Rules
 
 KIND_EXIT = {"invariant": 12, "contradiction": 12, "deadlock": 11, "endless": 13}
 EXIT_ORDER = ("invariant", "contradiction", "deadlock", "endless")
+SAMPLE_ENOUGH = 20  # per deal: an option value seen changing this often is sampled no more
 
 # The explanation path of the machine says "allowed" with one of these openings.
 ALLOW_PREFIXES = ("allowed", "complete", "the dealt hand is complete",
@@ -380,6 +383,10 @@ def explore_deal(rules: Rules, deal: Deal, index: int = 0, *, cap: int = 2_000_0
     t0 = time.perf_counter()
     res = DealResult(index)
     alts = alt_rules(rules) if alts is None else alts
+    # an option value seen changing the legal actions `enough` times is not sampled again
+    # in this deal (the count is then a lower bound); the graph's states sample them all
+    sampling = list(alts)
+    enough = SAMPLE_ENOUGH
     start = State(rules, deal)
     # the deal itself acts under the deck row, the variant row and the opener row
     res.cited_allow.update((rules.rid("deck.rule"), rules.variant.rule,
@@ -432,16 +439,19 @@ def explore_deal(rules: Rules, deal: Deal, index: int = 0, *, cap: int = 2_000_0
                 graph["nodes"][i]["diverge"] = [f"{o}={v}" for o, v, alt in alts
                                                 if reevaluate(st, alt)]
             continue
-        if n_state % sample_every == 0 and alts:
+        if n_state % sample_every == 0 and sampling:
             res.option_samples += 1
             if graph is not None and i < graph_limit:
                 graph["nodes"][i]["sampled"] = True
             ls = set(legal)
-            for opt, val, alt in alts:
+            for opt, val, alt in list(sampling):
                 if reevaluate(st, alt) != ls:
-                    res.option_changes[f"{opt}={val}"] += 1
+                    key = f"{opt}={val}"
+                    res.option_changes[key] += 1
                     if graph is not None and i < graph_limit:
-                        graph["nodes"][i].setdefault("diverge", []).append(f"{opt}={val}")
+                        graph["nodes"][i].setdefault("diverge", []).append(key)
+                    elif res.option_changes[key] >= enough:
+                        sampling.remove((opt, val, alt))
         expand = legal
         if por and st.phase == "window":
             first = st.pending()[0]
