@@ -180,11 +180,19 @@ def structure_refs(table: table_mod.Table) -> dict[str, list[str]]:
 
 # --------------------------------------------------------------------------- document
 
-def cite_section(section: str) -> str:
-    """``§3 bullet 2`` -> ``Bài Chắn §3, bullet 2``."""
+SECTION_VI = (("first paragraph", "đoạn đầu"), ("closing paragraph", "đoạn cuối"),
+              ("all bullets", "mọi gạch đầu dòng"), ("bullet", "gạch đầu dòng"))
+
+
+def cite_section(section: str, lang: str = "en") -> str:
+    """``§3 bullet 2`` -> ``Bài Chắn §3, bullet 2`` (``lang="vi"``: ``Bài Chắn §3, gạch
+    đầu dòng 2``); a heading named in the section (``§2 Chíu``) stays as it is."""
     head, sep, rest = section.partition(" ")
-    if sep and not rest.startswith((",", "(")):
-        return f"Bài Chắn {head}, {rest}"
+    if sep and not head.endswith(",") and not rest.startswith("("):
+        section = f"{head}, {rest}"
+    if lang == "vi":
+        for en, vi in SECTION_VI:
+            section = section.replace(en, vi)
     return f"Bài Chắn {section}"
 
 
@@ -202,6 +210,7 @@ def row_entry(row: table_mod.Row, usage: Usage,
     entry: dict[str, Any] = {
         "id": row.id, "status": row.status, "found_by": row.found_by,
         "section": row.section, "cite": cite_section(row.section),
+        "cite_vi": cite_section(row.section, "vi"),
         "locator": row.locator or None, "vi": row.vi, "en": row.en,
     }
     if row.is_option:
