@@ -188,3 +188,28 @@ def test_no_sentence_of_the_family_text_is_printed(outputs: dict[str, Any]) -> N
     for name in ("both", "en", "vi", "json"):
         found = [s for s in sentences if s in outputs[name]]
         assert not found, (name, found[:3])
+
+
+def test_a_settled_row_shows_the_family_decision(capsys: pytest.CaptureFixture[str],
+                                                  tmp_path: Path) -> None:
+    text = (ROOT / "spec" / "family.toml").read_text(encoding="utf-8")
+    head, sep, tail = text.partition('id = "lao-thang"')
+    row, blank, rest = tail.partition("\n\n")
+    row = row.replace('status = "open"', 'status = "settled"').replace(
+        'default = "on"', 'value = "off"')
+    row += ('\n[[rule.decision]]\ndate = "2026-11-30"\nvalue = "off"\nwas = "open"\n'
+            'was_default = "on"\nnote = "Cả nhà đồng ý"\nby = "Bà"')
+    path = tmp_path / "settled.toml"
+    path.write_text(head + sep + row + blank + rest, encoding="utf-8")
+    code, out, err = _run(capsys, "rules", "--ruleset", str(path), "--row", "lao-thang",
+                          *SAMPLE, "--json")
+    assert code == 0, err
+    got = json.loads(out)["rows"]
+    assert [r["id"] for r in got] == ["lao-thang"] and got[0]["status"] == "settled"
+    assert got[0]["default"] == "off" and [v["value"] for v in got[0]["values"]] == ["on", "off"]
+    assert got[0]["settled_by"] == [{"date": "2026-11-30", "value": "off", "was": "open",
+                                     "was_default": "on", "note": "Cả nhà đồng ý", "by": "Bà"}]
+    code, out, _ = _run(capsys, "rules", "--ruleset", str(path), "--row", "lao-thang", *SAMPLE)
+    assert code == 0
+    assert "Gia đình quyết định 2026-11-30 (Bà): off (trước là open) — Cả nhà đồng ý" in out
+    assert "(en) The family decided on 2026-11-30 (Bà): off (was open) — Cả nhà đồng ý" in out

@@ -165,6 +165,10 @@ def render(doc: dict[str, Any], lang: str) -> str:
              f"Rule table {doc['ruleset']}: {len(doc['rows'])} rows. Sample: {s['games']} games "
              f"({s['games_per_world']} for each of {s['worlds']} choices: the defaults and each "
              f"single non-default value of every open row), seed {s['seed']}."),
+        _say(lang, "×N: số lần máy viện dẫn dòng đó trong mẫu, khi giải thích một nước có thể "
+                   "đi của một người (cho phép hay cấm) hoặc một hệ quả.",
+             "×N: how many times the machine cited the row in the sample, explaining a seat's "
+             "candidate action (allowed or refused) or a consequence."),
         "",
     ]
     for r in doc["rows"]:
