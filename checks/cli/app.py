@@ -39,6 +39,7 @@ COMMANDS: list[str] = [
     "chanspec.checks.cli.cmd_report",
     "chanspec.checks.cli.cmd_play",
     "chanspec.checks.cli.cmd_explain",
+    "chanspec.checks.cli.cmd_rules",
     "chanspec.checks.cli.cmd_explore",
     "chanspec.checks.cli.cmd_replay",
     "chanspec.checks.cli.cmd_conform",
