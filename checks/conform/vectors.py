@@ -130,6 +130,18 @@ WITNESSES: dict[str, tuple[str, str]] = {
 }
 
 
+# A target that is a way for a hand to end rather than a row: nobody can act although the
+# hand is not over (a seat must discard and every card it holds is banned, say).  Vectors
+# keep one such ending whole, so that implementers see the one representation a stuck
+# hand has: no end line among the consequences, an ``end`` that is not terminal, with the
+# pending seats and their empty legal sets.
+STUCK_ENDING = "ending:stuck"
+ENDINGS: dict[str, tuple[str, str]] = {
+    STUCK_ENDING: ("ván dừng lại vì người phải đi không còn nước nào hợp lệ (bị kẹt)",
+                   "the hand stops because the seat to act has no legal move (stuck)"),
+}
+
+
 # --------------------------------------------------------------------------- building
 
 
@@ -473,7 +485,8 @@ def _search_hand(rules: table_mod.Rules, seed: int, wanted: set[str]) -> _Found 
                _witness(before, a, st)) or take is not None:
             last_hit = len(steps)
     ended = st.is_terminal() or not st.legal_actions()
-    if ended and hit(_hits_of(rules, _end(st).get("rules", []))):
+    if ended and hit(_hits_of(rules, _end(st).get("rules", [])) |
+                     (set() if st.is_terminal() else {STUCK_ENDING})):
         last_hit = len(steps)
     if not hits:
         return None
@@ -490,7 +503,7 @@ def search(table: table_mod.Table, seeds_per_config: int = SEEDS_PER_CONFIG,
     yet hit; then each target still missing gets hands of its own (up to
     `extra_seeds` seeds, each tried at every player count) in the configuration that sets it.
     """
-    wanted = set(_targets(table)) | set(WITNESSES)
+    wanted = set(_targets(table)) | set(WITNESSES) | set(ENDINGS)
     done: set[str] = set()
     cases: list[CaseInput] = []
 
@@ -522,20 +535,28 @@ def search(table: table_mod.Table, seeds_per_config: int = SEEDS_PER_CONFIG,
     for target in sorted(wanted - done):
         if target in NOT_EXERCISABLE:
             continue
-        opts = dict([target.split("=", 1)]) if "=" in target else {}
-        found = False
-        for k in range(extra_seeds):
-            seed = 100_000 + k
+        # an option value is sought under that value; a row, a witness or an ending
+        # under the defaults and then under each other value on its own
+        tries = ([dict([target.split("=", 1)])] if "=" in target else
+                 [opts for _players, opts in configs(table)[1:]])
+        _seek(table, target, tries, extra_seeds, add)
+    return cases
+
+
+def _seek(table: table_mod.Table, target: str, tries: Sequence[Mapping[str, str]],
+          extra_seeds: int,
+          add: Callable[[table_mod.Rules, Mapping[str, str], int, _Found], None]) -> None:
+    """Hands aimed at `target` alone, seed by seed, each option set and player count in
+    turn, until one reaches it."""
+    for k in range(extra_seeds):
+        seed = 100_000 + k
+        for opts in tries:
             for players in sorted(table.variants):
                 rules = table.resolve(players, opts)
                 f = _search_hand(rules, seed, {target})
                 if f is not None:
                     add(rules, opts, seed, f)
-                    found = True
-                    break
-            if found:
-                break
-    return cases
+                    return
 
 
 def _case_from(table: table_mod.Table, rules: table_mod.Rules, opts: Mapping[str, str],
@@ -545,12 +566,15 @@ def _case_from(table: table_mod.Table, rules: table_mod.Rules, opts: Mapping[str
     ending_vi = "chơi đến hết ván" if f.ended else f"{len(f.steps)} bước"
     ending_en = "played to the end" if f.ended else count(len(f.steps), "step")
     vi, en = [], []
-    for h in f.hits:
+    for h in sorted(f.hits, key=lambda h: h not in ENDINGS):  # how it ends comes first
         rid, _, value = h.partition("=")
         row = table.rows.get(rid)
-        if row is None:
+        if h in ENDINGS:
+            vi.append(ENDINGS[h][0])
+            en.append(ENDINGS[h][1])
+        elif row is None:
             continue
-        if value:
+        elif value:
             vt = row.value_text.get(value, {})
             vi.append(f"{rid}={value}: {vt.get('vi', row.vi)}")
             en.append(f"{rid}={value}: {vt.get('en', row.en)}")
