@@ -51,7 +51,7 @@ from chanspec.model.table import Table, before_decisions
 FILE_NAME = "OPEN_QUESTIONS.json"
 PARAMS: dict[str, Any] = {
     "deal_seed": 1, "deals": {"ranks2": 30, "chiu4": 30, "five": 30, "chiu3": 40},
-    "budget": 15_000, "hands": 3000, "hand_seed": 2026, "players": 4,
+    "budget": 30_000, "hands": 3000, "hand_seed": 2026, "players": 4,
     "explore_deals": 6,
 }
 
