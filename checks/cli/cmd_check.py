@@ -7,8 +7,9 @@ Runs, on the family's rules by default:
    then the largest scale (chiu3) much further on the packed machine
    (checks/explore/packed_search.py, model/packed.py; ``--engine packed`` everywhere);
 2. the findings on every open question (checks/findings/compute.py): shortest witnesses, how
-   often at full size, hand counts and Z3 questions -- recomputed in full mode, reused
-   from ``OPEN_QUESTIONS.json`` in ``--quick`` mode when it matches the table;
+   often at full size, hand counts and Z3 questions -- reused from ``OPEN_QUESTIONS.json``
+   when it was computed for this very table and these parameters, else (or with
+   ``--recompute``) computed;
 3. pictures (checks/report/diagrams.py).
 
 It writes into ``--out`` (default ``out/check``): ``report.txt``, ``findings.json``, one
@@ -73,8 +74,10 @@ from chanspec.model.table import OptionError, Table
 
 # (scale, deals, engine, cap).  The reference machine searches each deal completely
 # (chiu3 is far too large: capped); the packed machine then takes chiu3 much further.
-PLAN_FULL = [("ranks2", 20, "reference", None), ("chiu4", 4, "reference", None),
-             ("five", 30, "reference", None), ("chiu3", 1, "reference", 60_000),
+# chiu3 comes first: its one deal is one process, which then runs beside the packed
+# search (started ahead, see `run`) while the other core is busy.
+PLAN_FULL = [("chiu3", 1, "reference", 60_000), ("ranks2", 20, "reference", None),
+             ("chiu4", 4, "reference", None), ("five", 30, "reference", None),
              ("chiu3", 1, "packed", 1_000_000)]
 PLAN_QUICK = [("ranks2", 6, "reference", None), ("chiu4", 3, "reference", None),
               ("five", 8, "reference", None), ("chiu3", 1, "packed", 60_000)]
@@ -99,8 +102,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="chỉ các cấu hình có số người này / only scales with this many "
                         "seats (default: all)")
     p.add_argument("--quick", action="store_true",
-                   help="ít ván hơn, dùng lại OPEN_QUESTIONS.json / fewer deals, reuse the "
-                        "cached findings (CI)")
+                   help="ít ván hơn / fewer deals and states (CI)")
+    p.add_argument("--recompute", action="store_true",
+                   help="tính lại các phát hiện dù OPEN_QUESTIONS.json đã khớp / compute the "
+                        "findings again even when OPEN_QUESTIONS.json matches the table and "
+                        "its parameters (about 9 minutes on 2 cores)")
     p.add_argument("--out", default="out/check", metavar="DIR",
                    help="thư mục kết quả / output folder (default out/check)")
     p.add_argument("--seed", type=int, default=DEAL_SEED,
@@ -356,18 +362,22 @@ def run(args: argparse.Namespace) -> int:
     # findings and OPEN_QUESTIONS
     md_path, json_path = questions_paths(args, out)
     digest = findings.table_digest(table)
-    # the findings are keyed by the table's digest: this run's own file, else the
-    # checkout's when it was computed for the very same table data
+    # The findings are a function of the table's data, the checker's parameters and the
+    # machine; saved ones are keyed by the first two: this run's own file, else the
+    # checkout's (whose agreement with the machine the test suite checks by recomputing
+    # it, tests/test_findings_fresh.py).  --recompute computes them anyway.
     cached = next((doc for doc in (findings.load(json_path), findings.load())
-                   if doc is not None and doc.get("table_digest") == digest), None)
-    fresh = cached is not None
-    if args.quick and fresh:
+                   if doc is not None and doc.get("table_digest") == digest
+                   and doc.get("params") == findings.PARAMS), None)
+    if cached is not None and not args.recompute:
         doc = cached
-        emit("\n== Câu hỏi còn mở: dùng OPEN_QUESTIONS.json (khớp với bảng luật)",
-             "\n== Open questions: using OPEN_QUESTIONS.json (matches the table)")
+        emit("\n== Câu hỏi còn mở: dùng lại OPEN_QUESTIONS.json (tính cho đúng bảng luật và "
+             "tham số này; --recompute để tính lại, khoảng 9 phút)",
+             "\n== Open questions: reusing OPEN_QUESTIONS.json (computed for this very table "
+             "and these parameters; --recompute computes them again, about 9 minutes)")
     else:
-        emit("\n== Câu hỏi còn mở: đang tính (khoảng 2 phút)",
-             "\n== Open questions: computing (about 2 minutes)")
+        emit("\n== Câu hỏi còn mở: đang tính (khoảng 9 phút trên 2 lõi)",
+             "\n== Open questions: computing (about 9 minutes on 2 cores)")
         doc = findings.compute(table, workers=args.workers,
                                say=(lambda s: None) if args.quiet or args.json else
                                (lambda s: print(f"  {s}", file=sys.stderr, flush=True)))
