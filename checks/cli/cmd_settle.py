@@ -216,6 +216,7 @@ def _findings(table: Any, table_path: Path, builtin: bool) -> dict[str, Any] | N
 
 def changes(table: Any, rid: str, value: str, doc: dict[str, Any] | None) -> dict[str, Any]:
     """What settling `rid` on `value` changes (computed on the table before the edit)."""
+    from chanspec.checks.findings import compute as findings
     from chanspec.checks.findings import divergence
 
     row = table.rows[rid]
@@ -258,13 +259,20 @@ def changes(table: Any, rid: str, value: str, doc: dict[str, Any] | None) -> dic
             if f:
                 out["frequency"] = f
                 kinds = ", ".join(f"{k} {n}" for k, n in f["kinds"].items()) or "—"
+                changed = f.get("changed_per_10000")
                 msg.append({
                     "vi": f"So với mặc định cũ `{row.default}`, `{value}` đổi cách chơi trong "
-                          f"{f['per_10000']:g} / 10.000 ván ({f['diverged']} trên {f['hands']} "
-                          f"ván đủ cỡ, hạt giống {f['seed']}; {kinds}).",
+                          f"{findings.number(f['per_10000'], 'vi')} / 10.000 ván"
+                          + ("" if changed is None else ", đổi kết quả trong "
+                             f"{findings.number(changed, 'vi')} / 10.000 ván")
+                          + f" ({f['diverged']} trên {f['hands']} ván đủ cỡ, người chơi tham, "
+                          f"hạt giống {f['seed']}; {kinds}).",
                     "en": f"Against the previous default `{row.default}`, `{value}` changes "
-                          f"play in {f['per_10000']:g} per 10,000 hands ({f['diverged']} of "
-                          f"{f['hands']} full-size hands, seed {f['seed']}; {kinds})."})
+                          f"play in {findings.number(f['per_10000'], 'en')} per 10,000 hands"
+                          + ("" if changed is None else " and the result in "
+                             f"{findings.number(changed, 'en')} per 10,000")
+                          + f" ({f['diverged']} of {f['hands']} full-size hands, greedy "
+                          f"player, seed {f['seed']}; {kinds})."})
             msg.append({
                 "vi": "Các kết quả đã lưu được tính với mặc định cũ: chạy `chanspec check` để "
                       "tính lại; OPEN_QUESTIONS.md tạm chỉ có câu hỏi và lựa chọn.",

@@ -3,13 +3,14 @@
 `compute(table)` is deterministic (fixed seeds, fixed budgets): for every open or
 provisional row it searches the scaled-down configurations of checks/explore/scale.py for the
 shortest scenario in which the default and another value part ways (checks/findings/witness.py),
-plays seeded full-size random hands with a shadow game per value to say how often that
-happens, and asks the all-hands questions (checks/oracles/hands.py).  It also reports what the
-exploration found on its own (deadlocks under the defaults) as questions the text does
-not answer.
+plays seeded full-size random hands, by a greedy and by a uniform random player, with a
+shadow game per value to say how often the choice comes up and, playing the same hand
+under that value, how often it changes the result (with 95% intervals), and asks the
+all-hands questions (checks/oracles/hands.py).  It also reports what the exploration
+found on its own (deadlocks under the defaults) as questions the text does not answer.
 
 The result is a JSON document (`FILE_NAME`, committed next to OPEN_QUESTIONS.md because
-computing it takes about a minute):
+computing it takes about ten minutes on two cores):
 
     {"schema": 1, "table": id, "table_digest": sha256 of the table data,
      "params": {...seeds, budgets, hands...},
@@ -20,7 +21,10 @@ computing it takes about a minute):
                             "steps": [{"seat", "action_vi", "action_en", "cards",
                                        "hands", "laid", "gates"}, ...]},
          "searches": [{"value", "scale", "found", "depth", "pairs", "exhaustive"}],
-         "frequency": {value: {"hands", "seed", "diverged", "per_10000", "kinds", "first"}},
+         "frequency": {value: {"hands", "seed", "policy": "greedy", "diverged",
+                               "per_10000", "ci95", "changed", "changed_per_10000",
+                               "changed_ci95", "kinds", "first",
+                               "uniform": {the same for the uniform random player}}},
          "effects": {value: {"vi", "en"}}}},
      "extra": [{"id", "vi", "en", "witness", "frequency"}],   # found by the checker
      "ends": {"win": n, "draw": n, "stuck-...": n},            # full-size default games
@@ -51,7 +55,7 @@ from chanspec.model.table import Table, before_decisions
 FILE_NAME = "OPEN_QUESTIONS.json"
 PARAMS: dict[str, Any] = {
     "deal_seed": 1, "deals": {"ranks2": 30, "chiu4": 30, "five": 30, "chiu3": 40},
-    "budget": 30_000, "hands": 3000, "hand_seed": 2026, "players": 4,
+    "budget": 30_000, "hands": 3000, "hands_uniform": 1000, "hand_seed": 2026, "players": 4,
     "explore_deals": 6,
 }
 
@@ -247,11 +251,16 @@ def _compute(table: Table, p: Mapping[str, Any], doc: dict[str, Any], workers: i
              say: Callable[[str], None], ticker: Ticker) -> None:
     full = table.resolve(p["players"])
     alts = [(f"{o}={v}", a) for o, v, a in alt_rules(full)]
-    say(f"{p['hands']} full-size hands (seed {p['hand_seed']})")
+    say(f"{p['hands']} full-size hands (seed {p['hand_seed']}), greedy player")
     freqs, ends, first_end = witness.frequency(
         full, alts, p["hands"], p["hand_seed"], workers,
         progress=every_few_seconds(lambda done, total: say(f"hands {done}/{total}"), ticker))
-    fmap = {f.key: f for f in freqs}
+    say(f"{p['hands_uniform']} full-size hands (seed {p['hand_seed']}), uniform random player")
+    ufreqs, _, _ = witness.frequency(
+        full, alts, p["hands_uniform"], p["hand_seed"], workers, policy="uniform",
+        progress=every_few_seconds(lambda done, total: say(f"hands {done}/{total}"), ticker))
+    fmap = {f.key: f.as_json() | {"uniform": u.as_json()} for f, u in zip(freqs, ufreqs,
+                                                                         strict=True)}
     doc["ends"] = dict(sorted(ends.items()))
     tasks = [(row.id, row.default, b, si, name)
              for row in questions.question_rows(table) for b in row.values if b != row.default
@@ -267,7 +276,7 @@ def _compute(table: Table, p: Mapping[str, Any], doc: dict[str, Any], workers: i
                 continue
             f = fmap.get(f"{opt}={b}")
             if f is not None:
-                q["frequency"][b] = f.as_json()
+                q["frequency"][b] = f
             for si, (name, sc) in enumerate(scale.SCALES.items()):
                 d, pairs, exhaustive, n_deals = found[(opt, b, name)]
                 q["searches"].append({"value": b, "scale": name, "found": d is not None,
@@ -394,23 +403,56 @@ def finding_objects(doc: Mapping[str, Any], table: Table,
         for v in [x for x in table.rows[rid].values if x in freq]:
             f = freq[v]
             kinds = ", ".join(f"{k} {n}" for k, n in f["kinds"].items()) or "—"
-            fvi.append(f"`{v}`: {f['per_10000']:g} / 10.000 ván ({f['diverged']} trên "
-                       f"{f['hands']} ván ngẫu nhiên đủ cỡ, hạt giống {f['seed']}; loại khác "
-                       f"biệt: {kinds})")
-            fen.append(f"`{v}`: {f['per_10000']:g} per 10,000 hands ({f['diverged']} of "
-                       f"{f['hands']} seeded random full-size hands, seed {f['seed']}; first "
-                       f"change: {kinds})")
+            fvi.append(f"`{v}`: {_how_often(f, 'vi')}; thay đổi đầu tiên: {kinds}")
+            fen.append(f"`{v}`: {_how_often(f, 'en')}; first change: {kinds}")
         src = None
         if w is not None:
             src = (f"chanspec check — witness {w['option']}={w['value_a']} vs "
                    f"{w['value_b']} at scale {w['scale']}: {' | '.join(w['path']) or '(deal)'}")
         out[rid] = questions.Finding(
+            weight=max((float(f.get("changed_per_10000", 0.0)) for f in freq.values()),
+                       default=0.0),
             steps_vi=steps_vi, steps_en=steps_en,
             frequency_vi="; ".join(fvi) or None, frequency_en="; ".join(fen) or None,
             effects=eff, source=src,
             mermaid=None if w is None else divergence.to_mermaid(divergence.picture(table, w),
                                                                  lang))
     return out
+
+
+def number(x: float, lang: str) -> str:
+    """7153 -> ``7.153`` in Vietnamese (``,`` for decimals), ``7,153`` in English."""
+    text = f"{x:,.1f}".rstrip("0").rstrip(".")
+    if lang == "vi":
+        text = text.replace(",", " ").replace(".", ",").replace(" ", ".")
+    return text
+
+
+def _rate(f: Mapping[str, Any], key: str, ci: str, lang: str) -> str:
+    lo, hi = f.get(ci) or (f[key], f[key])
+    return f"{number(f[key], lang)} ({number(lo, lang)}–{number(hi, lang)})"
+
+
+def _how_often(f: Mapping[str, Any], lang: str) -> str:
+    """Both measures, under both players, per 10,000 hands with 95% intervals."""
+    out = []
+    for pf in (f, f.get("uniform")):
+        if pf is None:
+            continue
+        name = pf.get("policy", "greedy")
+        pvi, pen = witness.POLICY_TEXT.get(name, (name, name))
+        n = number(pf["hands"], lang)
+        if lang == "vi":
+            out.append(f"{pvi}: lựa chọn này xuất hiện ở {_rate(pf, 'per_10000', 'ci95', lang)}"
+                       f" / 10.000 ván, đổi kết quả ở "
+                       f"{_rate(pf, 'changed_per_10000', 'changed_ci95', lang)} / 10.000 ván "
+                       f"({n} ván, hạt giống {pf['seed']})")
+        else:
+            out.append(f"{pen}: the choice comes up in "
+                       f"{_rate(pf, 'per_10000', 'ci95', lang)} per 10,000 hands and changes "
+                       f"the result in {_rate(pf, 'changed_per_10000', 'changed_ci95', lang)} "
+                       f"per 10,000 ({n} hands, seed {pf['seed']})")
+    return "; ".join(out)
 
 
 def report_findings(doc: Mapping[str, Any] | None, table: Table) -> dict[str, dict[str, Any]]:

@@ -59,6 +59,7 @@ class Finding:
     effects: Mapping[str, Effect] = field(default_factory=dict)
     source: str | None = None
     mermaid: str | None = None  # the divergence picture as a Mermaid flowchart
+    weight: float = 0.0  # how often the question changes a hand's result (per 10,000)
 
     def __post_init__(self) -> None:
         if len(self.steps_vi) != len(self.steps_en):
@@ -130,7 +131,9 @@ def render(table: Table, findings: Mapping[str, Finding] | None = None,
     ``vi`` (the committed file) is Vietnamese with English beside it; ``en`` is English
     only, for reading on a terminal."""
     findings = findings or {}
-    rows = question_rows(table)
+    # the questions that change results most often first (table order among equals)
+    rows = sorted(question_rows(table),
+                  key=lambda r: -findings[r.id].weight if r.id in findings else 0.0)
     n_open = sum(r.status == "open" for r in rows)
     n_prov = sum(r.status == "provisional" for r in rows)
     n_family = sum(r.found_by == "family" for r in rows)

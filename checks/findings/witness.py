@@ -126,7 +126,7 @@ def search(rules_a: Rules, rules_b: Rules, deals: Sequence[Deal], budget: int = 
 
 
 def policy(st: State, rng: random.Random) -> Action:
-    """The greedy-random player (see the module doc)."""
+    """The greedy player (see the module doc): wins, chíu, eats whenever it can."""
     acts = st.legal_actions()
     pend = st.pending()
     seat = pend[0] if pend else acts[0].seat
@@ -144,6 +144,40 @@ def policy(st: State, rng: random.Random) -> Action:
     if passes:
         return passes[0]
     return rng.choice(mine)
+
+
+def uniform(st: State, rng: random.Random) -> Action:
+    """The uniform random player: the first pending seat (or the seat to act) picks any of
+    its legal actions with equal chance."""
+    acts = st.legal_actions()
+    pend = st.pending()
+    seat = pend[0] if pend else acts[0].seat
+    mine = [a for a in acts if a.seat == seat and a.kind != "timeout"] or acts
+    return rng.choice(mine)
+
+
+POLICIES: dict[str, Callable[[State, random.Random], Action]] = {
+    "greedy": policy, "uniform": uniform}
+POLICY_TEXT = {
+    "greedy": ("người chơi tham: ù khi được, Chíu 9 lần trên 10, ăn 8 lần trên 10",
+               "a greedy player: wins when it can, chíu 9 times in 10, eats 8 times in 10"),
+    "uniform": ("người chơi ngẫu nhiên: mọi nước hợp lệ đều có khả năng như nhau",
+                "a uniform random player: every legal move equally likely"),
+}
+
+
+def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion k/n."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    d = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / d
+    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / d
+    # exact at the ends (rounding would otherwise leave 1.0 just outside for k = n)
+    lo = 0.0 if k == 0 else max(0.0, min(p, mid - half))
+    hi = 1.0 if k == n else min(1.0, max(p, mid + half))
+    return lo, hi
 
 
 def classify(only_a: Sequence[Action], only_b: Sequence[Action], ra: Any, rb: Any) -> str:
@@ -166,7 +200,9 @@ class Frequency:
     key: str  # option=value
     hands: int
     seed: int
-    diverged: int = 0
+    policy: str = "greedy"
+    diverged: int = 0  # hands in which the choice comes up (legal actions or result differ)
+    changed: int = 0  # hands whose result (winner, or drawn) differs when played under it
     kinds: Counter[str] = field(default_factory=Counter)
     first: tuple[int, int] | None = None  # (hand number, step) of the earliest divergence
 
@@ -174,8 +210,19 @@ class Frequency:
         return 10_000 * self.diverged / self.hands if self.hands else 0.0
 
     def as_json(self) -> dict[str, Any]:
+        def per(k: int) -> float:
+            return round(10_000 * k / self.hands, 1) if self.hands else 0.0
+
+        def ci(k: int) -> list[float]:
+            lo, hi = wilson(k, self.hands)
+            return [round(10_000 * lo, 1), round(10_000 * hi, 1)]
+
         return {"option": self.key, "hands": self.hands, "seed": self.seed,
-                "diverged": self.diverged, "per_10000": round(self.per_10k(), 1),
+                "policy": self.policy,
+                "diverged": self.diverged, "per_10000": per(self.diverged),
+                "ci95": ci(self.diverged),
+                "changed": self.changed, "changed_per_10000": per(self.changed),
+                "changed_ci95": ci(self.changed),
                 "kinds": dict(sorted(self.kinds.items())),
                 "first": None if self.first is None else list(self.first)}
 
@@ -183,15 +230,38 @@ class Frequency:
 _FW: dict[str, Any] = {}
 
 
-def _one_hand(i: int) -> tuple[list[tuple[int, str, int] | None], str]:
+def _play_out(st: State, rng: random.Random,
+              choose: Callable[[State, random.Random], Action]) -> Any:
+    """`st` played on to the end: its result."""
+    while not st.is_terminal() and st.legal_actions():
+        st.apply(choose(st, rng))
+    return _result(st)
+
+
+def _result(st: State) -> Any:
+    """Who won (and how the hand ended): what the result comparison looks at."""
+    if not st.is_terminal():
+        return ("stuck", None)
+    o = st.outcome() or {}
+    return (o.get("result"), o.get("winner"))
+
+
+def _one_hand(i: int) -> tuple[list[tuple[int, str, bool] | None], str]:
+    """Hand `i` under the defaults with a shadow under each alternative: for each, None
+    when the choice never came up, else (step, kind of the first change, whether the
+    hand played under the alternative from the start ends with another result)."""
     rules: Rules = _FW["rules"]
     alts: list[tuple[str, Rules]] = _FW["alts"]
     seed: int = _FW["seed"]
+    choose = POLICIES[_FW["policy"]]
     rng = random.Random(seed * 1_000_003 + i)
     deal = deal_random(rules, rng.randrange(2**62))
     st = State(rules, deal)
     shadows: list[State | None] = [State(r, deal) for _, r in alts]
-    first: list[tuple[int, str, int] | None] = [None] * len(alts)
+    first: list[tuple[int, str] | None] = [None] * len(alts)
+    # where each alternative parted ways: its state and the random stream at that point,
+    # so that playing on from there is playing the hand under it from the start
+    parted: list[tuple[State, Any] | None] = [None] * len(alts)
     step = 0
     while True:
         obs = observe(st)
@@ -202,18 +272,29 @@ def _one_hand(i: int) -> tuple[list[tuple[int, str, int] | None], str]:
             if ob != obs:
                 la, ra = obs
                 lb, rb = ob
-                first[j] = (step, classify(tuple(la - lb), tuple(lb - la), ra, rb), 0)
+                first[j] = (step, classify(tuple(la - lb), tuple(lb - la), ra, rb))
+                parted[j] = (sh, rng.getstate())
                 shadows[j] = None
         if st.is_terminal() or not obs[0]:
             break
-        a = policy(st, rng)
+        a = choose(st, rng)
         st.apply(a)
         for sh in shadows:
             if sh is not None:
                 sh.apply(a)
         step += 1
     end = str((st.outcome() or {}).get("result")) if st.is_terminal() else _stuck(st)
-    return first, end
+    mine = _result(st)
+    out: list[tuple[int, str, bool] | None] = []
+    for j, f in enumerate(first):
+        pj = parted[j]
+        if f is None or pj is None:  # never came up: the same hand, the same result
+            out.append(None)
+            continue
+        alt_rng = random.Random()
+        alt_rng.setstate(pj[1])
+        out.append((f[0], f[1], _play_out(pj[0], alt_rng, choose) != mine))
+    return out, end
 
 
 def _stuck(st: State) -> str:
@@ -224,14 +305,18 @@ def _stuck(st: State) -> str:
 
 def frequency(rules: Rules, alts: Sequence[tuple[str, Rules]], hands: int, seed: int,
               workers: int = 1, progress: Callable[[int, int], None] | None = None,
+              policy: str = "greedy",
               ) -> tuple[list[Frequency], Counter[str], dict[str, int]]:
-    """Random full-size hands under `rules`, shadowed under each alternative.
+    """Random full-size hands under `rules` played by `policy` (a key of `POLICIES`),
+    shadowed under each alternative.
 
-    Returns the per-alternative counts, how the default games ended (win, draw, or the
-    kind of deadlock) and, for each kind of deadlock, the first hand number that hit it.
+    Returns the per-alternative counts (how often the choice comes up; how often playing
+    the same hand, same deal and same random stream, under the alternative ends with
+    another result), how the default games ended (win, draw, or the kind of deadlock)
+    and, for each kind of deadlock, the first hand number that hit it.
     `progress(done, hands)` is called after every hand (in order)."""
-    _FW.update(rules=rules, alts=list(alts), seed=seed)
-    out = [Frequency(k, hands, seed) for k, _ in alts]
+    _FW.update(rules=rules, alts=list(alts), seed=seed, policy=policy)
+    out = [Frequency(k, hands, seed, policy) for k, _ in alts]
     first_end: dict[str, int] = {}
     rows = []
     if workers > 1:
@@ -257,6 +342,7 @@ def frequency(rules: Rules, alts: Sequence[tuple[str, Rules]], hands: int, seed:
                 continue
             fr = out[j]
             fr.diverged += 1
+            fr.changed += f[2]
             fr.kinds[f[1]] += 1
             if fr.first is None or f[0] < fr.first[1]:
                 fr.first = (i, f[0])
