@@ -28,6 +28,7 @@ computing it takes about ten minutes on two cores):
          "effects": {value: {"vi", "en"}}}},
      "extra": [{"id", "vi", "en", "witness", "frequency"}],   # found by the checker
      "ends": {"win": n, "draw": n, "stuck-...": n},            # full-size default games
+     "clauses": [checks/findings/clauses.py measure documents],
      "hands": {"4": {value-label: counts}, ...}, "z3": {...}}
 
 `finding_objects(doc)` turns it into checks/findings/questions.py `Finding`s for `render`.
@@ -45,7 +46,7 @@ from typing import Any
 
 from chanspec.checks.explore import scale
 from chanspec.checks.explore.search import alt_rules, explore, worker_ignores_sigint
-from chanspec.checks.findings import divergence, questions, scenario, witness
+from chanspec.checks.findings import clauses, divergence, questions, scenario, witness
 from chanspec.checks.oracles import hands as hands_mod
 from chanspec.checks.output import Ticker
 from chanspec.model import cards
@@ -56,6 +57,7 @@ FILE_NAME = "OPEN_QUESTIONS.json"
 PARAMS: dict[str, Any] = {
     "deal_seed": 1, "deals": {"ranks2": 30, "chiu4": 30, "five": 30, "chiu3": 40},
     "budget": 30_000, "hands": 3000, "hands_uniform": 1000, "hand_seed": 2026, "players": 4,
+    "clause_hands": 200,
     "explore_deals": 6,
 }
 
@@ -303,6 +305,9 @@ def _compute(table: Table, p: Mapping[str, Any], doc: dict[str, Any], workers: i
                           "stuck": {k: v for k, v in ends.items() if k.startswith("stuck")},
                           "first": first_end},
         })
+    say(f"clauses of the ban rows: {p['clause_hands']} hands per player count and player")
+    doc["clauses"] = [clauses.measure(table.resolve(n), p["clause_hands"], p["hand_seed"], pol)
+                      for n in sorted(table.variants) for pol in sorted(witness.POLICIES)]
     doc["hands"] = {}
     say("winning hands counted for every option value")
     for players in sorted(table.variants):
@@ -541,6 +546,8 @@ def extra_sections(doc: Mapping[str, Any], lang: str = "vi") -> list[str]:
                 out += ["", f"**Mức thường gặp / How often:** ván ngẫu nhiên đủ cỡ bị kẹt / "
                         f"seeded random full-size hands that got stuck: {stuck} trên / of "
                         f"{fs['hands']} (hạt giống / seed {fs['seed']})"]
+    if doc.get("clauses"):
+        out += clauses.markdown(doc["clauses"], lang)
     hands = doc.get("hands") or {}
     if hands:
         out += ["", f"## {lbl('Đếm bài ù', 'Counting winning hands')}", ""]

@@ -1,0 +1,182 @@
+"""Vacuity per clause: does each act a ban row covers ever refuse anything?
+
+A restriction row (``[[restriction]]`` in the table) bans several acts at once: a pass
+on a card one could eat as a chắn bans eating it as a chắn, as a cạ, taking it by chíu
+and discarding it.  A row cited somewhere is not proof that each of its clauses matters:
+a clause that never refuses anything is a finding of its own (usually the family meant a
+wider scope than the table's reading).
+
+`measure(rules, games, seed)` plays seeded full-size hands (the greedy player of
+checks/findings/witness.py) and, at every step, asks the machine about every action each
+seat could try (`State.candidate_actions`: in a claim window every seat's claims, pending
+or not, since a seat whose every claim is banned is not asked).  A clause is *in force*
+for a decision when the seat holds a mark of that row and ban, the action is of the
+clause's class and bears on the banned face (the card claimed, or the card discarded),
+and the action would be legal if the seat did not hold that clause's marks; the clause
+*refused* it when the action is in fact illegal.  A clause in force that never refused
+anything is *dead* in the sample; one never in force was not reached.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from chanspec.checks.findings import witness
+from chanspec.model.game import Action, State, deal_random
+from chanspec.model.table import Rules
+
+# The class of action each ban can refuse.
+BAN_CLASS = {"eat-chan": "eat-chan", "eat-ca": "eat-ca", "chiu": "chiu", "win": "win",
+             "discard": "discard", "discard-ca-pair": "discard",
+             "discard-ca-eaten": "discard"}
+CLASS_TEXT = {
+    "eat-chan": ("ăn thành Chắn", "eating as a chắn"),
+    "eat-ca": ("ăn thành Cạ", "eating as a cạ"),
+    "chiu": ("Chíu", "chíu"),
+    "discard": ("đánh ra", "discarding"),
+    "win": ("ù", "winning"),
+}
+
+
+def action_class(st: State, a: Action) -> str | None:
+    """The class of a candidate action, as bans see it."""
+    if a.kind == "eat":
+        w = st.window
+        if w is None or a.card is None:
+            return None
+        return "eat-chan" if a.card == w.card else "eat-ca"
+    if a.kind in ("chiu", "chiu-u"):
+        return "chiu"
+    if a.kind in ("u",):
+        return "win"
+    if a.kind == "discard" or (a.kind == "return" and st.phase == "return"):
+        return "discard"
+    return None
+
+
+def _without(st: State, seat: int, clause: tuple[str, str]) -> set[Action]:
+    """The seat's legal actions here if it did not hold the marks of `clause`."""
+    c = st.copy()
+    c.marks[seat] = [m for m in c.marks[seat] if (m.rule, m.ban) != clause]
+    c._bans[seat] = None  # the ban index is rebuilt from the marks left
+    if c.window is not None:
+        c.window.options = c._window_options(c.window)
+    return set(c.legal_actions(seat))
+
+
+def clauses(rules: Rules) -> list[tuple[str, str]]:
+    """(row, ban) for every ban of every restriction in force under these rules."""
+    return [(r.rule, b) for r in rules.restrictions for b in r.bans]
+
+
+def measure(rules: Rules, games: int, seed: int, policy: str = "greedy") -> dict[str, Any]:
+    """Clause counts over `games` seeded hands played by `policy` (a key of
+    `witness.POLICIES`; see the module doc)."""
+    choose = witness.POLICIES[policy]
+    in_force: Counter[tuple[str, str]] = Counter()
+    refused: Counter[tuple[str, str]] = Counter()
+    wanted = set(clauses(rules))
+    decisions = 0
+    for i in range(games):
+        rng = random.Random(seed * 1_000_003 + i)
+        st = State(rules, deal_random(rules, rng.randrange(2**62)))
+        while not st.is_terminal():
+            legal_now = set(st.legal_actions())
+            if not legal_now:
+                break
+            freed: dict[tuple[int, tuple[str, str]], set[Action]] = {}
+            # in a claim window every seat is asked about its claims (a seat whose every
+            # claim is banned is not pending, and that is what a ban does)
+            seats = range(st.n) if st.phase == "window" else st.pending()
+            for s in seats:
+                marks = [m for m in st.marks[s] if (m.rule, m.ban) in wanted]
+                if not marks:
+                    continue
+                for a in st.candidate_actions(s):
+                    cls = action_class(st, a)
+                    card = (st.window.card if st.window is not None and cls != "discard"
+                            else a.card)
+                    live = sorted({(m.rule, m.ban) for m in marks
+                                   if BAN_CLASS.get(m.ban) == cls
+                                   and (m.face is None or m.face == card)})
+                    if not live:
+                        continue
+                    decisions += 1
+                    legal = a in legal_now
+                    for c in live:
+                        key = (s, c)
+                        if key not in freed:
+                            freed[key] = _without(st, s, c)
+                        if a in freed[key]:  # possible but for this clause's marks
+                            in_force[c] += 1
+                            refused[c] += not legal
+            st.apply(choose(st, rng))
+    return {"games": games, "seed": seed, "players": rules.players, "policy": policy,
+            "decisions": decisions,
+            "clauses": [{"rule": r, "ban": b, "class": BAN_CLASS.get(b),
+                         "in_force": in_force[(r, b)], "refused": refused[(r, b)]}
+                        for r, b in clauses(rules)]}
+
+
+def merged(docs: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The clauses of several `measure` documents with their counts added up."""
+    out: dict[tuple[str, str], dict[str, Any]] = {}
+    for d in docs:
+        for c in d["clauses"]:
+            m = out.setdefault((c["rule"], c["ban"]), {**c, "in_force": 0, "refused": 0})
+            m["in_force"] += c["in_force"]
+            m["refused"] += c["refused"]
+    return list(out.values())
+
+
+def verdict(c: Mapping[str, Any]) -> str:
+    """``live``, ``dead`` (in force, never refused anything) or ``unreached``."""
+    if not c["in_force"]:
+        return "unreached"
+    return "live" if c["refused"] else "dead"
+
+
+VERDICT_TEXT = {"live": ("", ""), "dead": ("**chết**", "**dead**"),
+                "unreached": ("**chưa bao giờ gặp**", "**never reached**")}
+
+
+def markdown(docs: Sequence[Mapping[str, Any]], lang: str = "vi") -> list[str]:
+    """The section of OPEN_QUESTIONS.md on the clauses of the ban rows."""
+    en = lang == "en"
+    out = ["", "## " + ("Clauses of the ban rows" if en else
+                        "Từng điều khoản của các dòng cấm / Clauses of the ban rows"), ""]
+    intro_en = (
+        "A ban row forbids several acts; each act is a clause, checked on its own in seeded "
+        "full-size hands. *In force*: decisions in which a seat held that ban and the act, "
+        "on the banned card, would have been allowed without it; *refused*: those the ban "
+        "did refuse. A clause never in force is never reached (the situation it is written "
+        "for does not arise); one in force that never refused anything is dead. Either way "
+        "the words of the row are wider than what they do, and the family may have meant "
+        "another scope.")
+    if en:
+        out.append(intro_en)
+    else:
+        out += ["Một dòng cấm cấm nhiều việc; mỗi việc là một điều khoản, được kiểm riêng trên "
+                "các ván đủ cỡ. *Có hiệu lực*: những lần một người đang bị cấm như vậy và việc "
+                "đó, trên đúng quân bị cấm, lẽ ra được phép nếu không có lệnh cấm; *đã cấm*: "
+                "những lần lệnh cấm thật sự chặn. Điều khoản chưa bao giờ có hiệu lực là chưa "
+                "bao giờ gặp (tình huống nó nói tới không xảy ra); có hiệu lực mà chưa từng "
+                "chặn gì là điều khoản chết. Cả hai trường hợp: lời của dòng rộng hơn tác dụng "
+                "của nó, có thể gia đình muốn một phạm vi khác.", "", f"*{intro_en}*"]
+    out += ["", "| " + ("row" if en else "dòng / row") + " | " + ("act" if en else "việc / act")
+            + " | " + ("in force" if en else "có hiệu lực / in force") + " | "
+            + ("refused" if en else "đã cấm / refused") + " | |", "|---|---|---:|---:|---|"]
+    for c in merged(docs):
+        vi, en_ = CLASS_TEXT.get(str(c["class"]), (c["ban"], c["ban"]))
+        vvi, ven = VERDICT_TEXT[verdict(c)]
+        out.append(f"| `{c['rule']}` ({c['ban']}) | {en_ if en else f'{vi} / {en_}'} | "
+                   f"{c['in_force']:,} | {c['refused']:,} | "
+                   f"{ven if en or not vvi else f'{vvi} / {ven}'} |")
+    sample = "; ".join(f"{d['players']} {'players' if en else 'người / players'}, "
+                       f"{d['policy']}: {d['games']} {'hands' if en else 'ván / hands'}, "
+                       f"seed {d['seed']}" for d in docs)
+    out += ["", ("Sample: " if en else "Mẫu / Sample: ") + sample]
+    return out

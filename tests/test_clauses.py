@@ -1,0 +1,81 @@
+"""Vacuity per clause (checks/findings/clauses.py): each act a ban row covers, on its own."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from chanspec.checks.findings import clauses, witness
+from chanspec.model import table
+from chanspec.model.game import State, deal_random
+
+TABLE = table.load("family")
+
+
+@pytest.fixture(scope="module")
+def sample() -> list[dict[str, object]]:
+    return [clauses.measure(TABLE.resolve(4), 40, 3, pol) for pol in sorted(witness.POLICIES)]
+
+
+def _by(docs: list[dict[str, object]]) -> dict[tuple[str, str], dict[str, object]]:
+    return {(c["rule"], c["ban"]): c for c in clauses.merged(docs)}  # type: ignore[arg-type]
+
+
+def test_every_ban_of_every_restriction_is_a_clause(sample: list[dict[str, object]]) -> None:
+    want = {(r.rule, b) for r in TABLE.resolve(4).restrictions for b in r.bans}
+    assert set(_by(sample)) == want
+    assert ("pass-chan-ban", "chiu") in want and ("pass-chan-ban", "discard") in want
+
+
+def test_live_dead_and_unreached(sample: list[dict[str, object]]) -> None:
+    by = _by(sample)
+    # passing a card one could eat as a chắn bans discarding it: that clause acts
+    assert clauses.verdict(by[("pass-chan-ban", "discard")]) == "live"
+    assert clauses.verdict(by[("ate-ca-no-both-sides", "discard-ca-pair")]) == "live"
+    # ... and bans a later chíu of it, which can never matter: a seat that could chíu
+    # held three copies when it let the fourth go, so no copy is left to come again
+    assert clauses.verdict(by[("pass-chan-ban", "chiu")]) == "unreached"
+    for c in by.values():
+        assert 0 <= int(c["refused"]) <= int(c["in_force"])  # type: ignore[call-overload]
+
+
+def test_a_refusal_counted_for_a_clause_is_one_the_machine_explains_by_its_row() -> None:
+    # Two ways to the same fact: removing the clause's marks makes the action legal
+    # (what `measure` counts), and the machine's own explanation cites the row.
+    rules = TABLE.resolve(5)
+    wanted = set(clauses.clauses(rules))
+    checked = 0
+    for i in range(25):
+        rng = random.Random(i)
+        st = State(rules, deal_random(rules, rng.randrange(2**62)))
+        while not st.is_terminal() and st.legal_actions():
+            legal = set(st.legal_actions())
+            for s in range(st.n):
+                for c in {(m.rule, m.ban) for m in st.marks[s]} & wanted:
+                    freed = clauses._without(st, s, c)
+                    for a in freed - legal:
+                        if a.seat != s:
+                            continue
+                        ex = st.explain(a)
+                        assert not ex.legal and c[0] in ex.rules, (i, a, c, ex)
+                        checked += 1
+            st.apply(witness.uniform(st, rng))
+    assert checked > 20
+
+
+def test_a_table_without_a_clause_does_not_count_it() -> None:
+    text = table.builtin_path("family").read_text(encoding="utf-8")
+    old = 'bans = ["eat-chan", "eat-ca", "chiu", "discard"]'
+    assert old in text
+    t = table.load_text(text.replace(old, 'bans = ["eat-chan", "eat-ca", "chiu"]'))
+    d = clauses.measure(t.resolve(4), 10, 3)
+    got = {(c["rule"], c["ban"]) for c in d["clauses"]}
+    assert ("pass-chan-ban", "discard") not in got and ("pass-chan-ban", "chiu") in got
+
+
+def test_markdown_names_each_verdict(sample: list[dict[str, object]]) -> None:
+    md = "\n".join(clauses.markdown(sample))
+    assert "`pass-chan-ban` (chiu) | Chíu / chíu |" in md
+    assert "**chưa bao giờ gặp** / **never reached**" in md
+    en = "\n".join(clauses.markdown(sample, "en"))
+    assert "never reached" in en and "chưa" not in en and "seed 3" in en
