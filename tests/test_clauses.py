@@ -79,3 +79,47 @@ def test_markdown_names_each_verdict(sample: list[dict[str, object]]) -> None:
     assert "**chưa bao giờ gặp** / **never reached**" in md
     en = "\n".join(clauses.markdown(sample, "en"))
     assert "never reached" in en and "chưa" not in en and "seed 3" in en
+
+
+# --------------------------------------------------------------------------- blame
+
+
+def test_blame_names_the_readings_a_witness_rests_on() -> None:
+    import json
+    from pathlib import Path
+
+    from chanspec.checks.findings import compute
+
+    doc = json.loads((Path(__file__).parents[1] / "OPEN_QUESTIONS.json").read_text("utf-8"))
+    w = doc["questions"]["stuck-discard"]["witness"]
+    b = compute.blame(TABLE, w)
+    others = sum(len(r.values) - 1 for r in compute.questions.question_rows(TABLE)
+                 if r.id != "stuck-discard")
+    assert b["checked"] == others
+    gone = {(g["row"], g["value"]) for g in b["removed_by"]}
+    # the deadlock as written needs "any cạ" (README: the deadlock rests on one reading)
+    assert ("ate-ca-no-both-sides", "eaten-faces") in gone
+    # a reading that cannot touch this scenario does not remove it
+    assert ("lao-thang", "off") not in gone
+    line = compute._blame_line(b, "en")
+    assert line is not None and "`ate-ca-no-both-sides` = `eaten-faces`" in line[1]
+
+
+def test_blame_of_a_deadlock() -> None:
+    from chanspec.checks.findings import compute
+
+    text = table.builtin_path("family").read_text(encoding="utf-8")
+    old = 'id = "stuck-discard"'
+    assert old in text
+    # the same table with the deadlock as written made the default
+    i = text.index(old)
+    j = text.index('default = "lift-bans"', i)
+    n = len('default = "lift-bans"')
+    t = table.load_text(text[:j] + 'default = "as-written"' + text[j + n:])
+    params = dict(compute.PARAMS, explore_deals=2)
+    w = compute._stuck_witness(t, params, 1, lambda s: None)
+    assert w is not None and w["what"] == "stuck-all-banned"
+    gone = {(g["row"], g["value"], g["how"]) for g in w["blame"]["removed_by"]}
+    assert ("stuck-discard", "lift-bans", "moves") in gone
+    assert ("stuck-discard", "forbid-claim", "path") in gone  # no such claim then
+    assert len(gone) < w["blame"]["checked"]  # some readings leave it as it is

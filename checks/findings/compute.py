@@ -150,6 +150,59 @@ def _witness_doc(table: Table, sc: scale.Scale, opt: str, a: str, b: str,
             "effects": effects(table, sc, opt, d.deal, d.path, diff)}
 
 
+def blame(table: Table, w: Mapping[str, Any]) -> dict[str, Any]:
+    """Which single readings of the other open rows make a witness disappear.
+
+    The witness's actions are replayed under each value of each other open or provisional
+    row (the two values of its own question kept apart as in the witness): where an
+    action is no longer allowed, or the two readings no longer part ways at the end, the
+    scenario rests on that row's default.  The smallest set of readings that removes it is
+    then one reading; when no single one does, the list is empty."""
+    sc = scale.SCALES[w["scale"]]
+    opt, a, b = w["option"], w["value_a"], w["value_b"]
+    deal = Deal.from_json(w["deal"])
+    path = [Action.parse(x) for x in w["path"]]
+    out: list[dict[str, str]] = []
+    checked = 0
+    for row in questions.question_rows(table):
+        if row.id == opt:
+            continue
+        for v in row.values:
+            if v == row.default:
+                continue
+            checked += 1
+            try:
+                sa = State.replay(scale.scaled_rules(table, sc, {opt: a, row.id: v}), deal, path)
+                sb = State.replay(scale.scaled_rules(table, sc, {opt: b, row.id: v}), deal, path)
+            except Exception:  # noqa: BLE001 - an action of the path is refused under v
+                out.append({"row": row.id, "value": v, "how": "path"})
+                continue
+            if witness._differ(sa, sb) is None:
+                out.append({"row": row.id, "value": v, "how": "same"})
+    return {"checked": checked, "removed_by": out}
+
+
+def _blame_line(b: Mapping[str, Any] | None, lang: str) -> tuple[str, str] | None:
+    if not b:
+        return None
+    gone = b["removed_by"]
+    if not gone:
+        return ("Không cách hiểu nào khác của một dòng còn mở làm tình huống này biến mất "
+                f"(đã thử {b['checked']} cách).",
+                f"No single other reading of an open row makes this scenario disappear "
+                f"({b['checked']} tried).")
+    how_vi = {"path": "một bước không còn được phép", "same": "hai cách hiểu không còn khác",
+              "moves": "ván không còn kẹt"}
+    how_en = {"path": "a step is no longer allowed", "same": "the readings no longer differ",
+              "moves": "the hand is no longer stuck"}
+    vi = "; ".join(f"`{g['row']}` = `{g['value']}` ({how_vi[g['how']]})" for g in gone)
+    en = "; ".join(f"`{g['row']}` = `{g['value']}` ({how_en[g['how']]})" for g in gone)
+    return (f"Tình huống này dựa vào cách hiểu mặc định của dòng khác; nó biến mất nếu: {vi} "
+            f"(đã thử {b['checked']} cách).",
+            f"This scenario rests on the default reading of other rows; it disappears "
+            f"under: {en} ({b['checked']} tried).")
+
+
 def _stuck_witness(table: Table, params: Mapping[str, Any], workers: int,
                    say: Callable[[str], None]) -> dict[str, Any] | None:
     """The shortest deadlock under the defaults over the scales (if any)."""
@@ -173,7 +226,32 @@ def _stuck_witness(table: Table, params: Mapping[str, Any], workers: int,
                 best = (v.depth, {"what": v.what, "scale": name, "deal": ds[v.deal].as_json(),
                                   "path": [a.code() for a in v.path],
                                   "steps": [s.as_report() for s in steps]})
-    return None if best is None else best[1]
+    if best is None:
+        return None
+    return {**best[1], "blame": blame_stuck(table, best[1])}
+
+
+def blame_stuck(table: Table, w: Mapping[str, Any]) -> dict[str, Any]:
+    """Which single readings of the open rows make a deadlock disappear: its actions
+    replayed under each value of each open or provisional row (see `blame`)."""
+    sc = scale.SCALES[w["scale"]]
+    deal = Deal.from_json(w["deal"])
+    path = [Action.parse(x) for x in w["path"]]
+    out: list[dict[str, str]] = []
+    checked = 0
+    for row in questions.question_rows(table):
+        for v in row.values:
+            if v == row.default:
+                continue
+            checked += 1
+            try:
+                st = State.replay(scale.scaled_rules(table, sc, {row.id: v}), deal, path)
+            except Exception:  # noqa: BLE001 - an action of the path is refused under v
+                out.append({"row": row.id, "value": v, "how": "path"})
+                continue
+            if st.is_terminal() or st.legal_actions():
+                out.append({"row": row.id, "value": v, "how": "moves"})
+    return {"checked": checked, "removed_by": out}
 
 
 def every_few_seconds(report: Callable[[int, int], None],
@@ -289,6 +367,7 @@ def _compute(table: Table, p: Mapping[str, Any], doc: dict[str, Any], workers: i
                     best = (len(d.path), si, _witness_doc(table, sc, opt, a, b, d))
         if best is not None:
             q["witness"] = best[2]
+            q["blame"] = blame(table, best[2])
         doc["questions"][opt] = q
     stuck = _stuck_witness(table, p, workers, say)
     if stuck is not None:
@@ -414,7 +493,9 @@ def finding_objects(doc: Mapping[str, Any], table: Table,
         if w is not None:
             src = (f"chanspec check — witness {w['option']}={w['value_a']} vs "
                    f"{w['value_b']} at scale {w['scale']}: {' | '.join(w['path']) or '(deal)'}")
+        bl = _blame_line(q.get("blame"), lang)
         out[rid] = questions.Finding(
+            blame_vi=None if bl is None else bl[0], blame_en=None if bl is None else bl[1],
             weight=max((float(f.get("changed_per_10000", 0.0)) for f in freq.values()),
                        default=0.0),
             steps_vi=steps_vi, steps_en=steps_en,
@@ -536,6 +617,10 @@ def extra_sections(doc: Mapping[str, Any], lang: str = "vi") -> list[str]:
                 continue
             out.append(f"{i}. {s['action_vi']}  ")
             out.append(f"   *{s['action_en']}*")
+        bl = _blame_line(w.get("blame"), lang)
+        if bl is not None:
+            out += ["", f"**Depends on:** {bl[1]}" if en else
+                    f"**Phụ thuộc / Depends on:** {bl[0]} — *{bl[1]}*"]
         fs = e.get("full_size")
         if fs:
             stuck = ", ".join(f"{k}: {v}" for k, v in sorted(fs["stuck"].items())) or "0"

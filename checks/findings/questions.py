@@ -60,6 +60,8 @@ class Finding:
     source: str | None = None
     mermaid: str | None = None  # the divergence picture as a Mermaid flowchart
     weight: float = 0.0  # how often the question changes a hand's result (per 10,000)
+    blame_vi: str | None = None  # the other rows' readings the scenario rests on
+    blame_en: str | None = None
 
     def __post_init__(self) -> None:
         if len(self.steps_vi) != len(self.steps_en):
@@ -100,6 +102,12 @@ def _render_finding(row: Row, f: Finding, lang: str = "vi") -> list[str]:
         else:
             out.append(f"**Mức thường gặp / How often:** {f.frequency_vi or ''}"
                        + (f" — *{f.frequency_en}*" if f.frequency_en else ""))
+    if f.blame_en:
+        out.append("")
+        if lang == "en":
+            out.append(f"**Depends on:** {f.blame_en}")
+        else:
+            out.append(f"**Phụ thuộc / Depends on:** {f.blame_vi or ''} — *{f.blame_en}*")
     if f.effects:
         out.append("")
         out.append(f"| {_label(lang, 'giá trị', 'value')} | "
