@@ -161,6 +161,18 @@ def scaled_rules(base: table_mod.Table, scale: Scale,
     return scaled_table(base, scale).resolve(scale.players, options)
 
 
+FULL = "full"  # the scale name of a witness found in the family's own game
+
+
+def rules_for(base: table_mod.Table, name: str, players: int,
+              options: Mapping[str, str] | None = None) -> table_mod.Rules:
+    """The rules a saved witness was found under: a scale of `SCALES` by its name, or the
+    full-size game (`FULL`) for `players` seats."""
+    if name == FULL:
+        return base.resolve(players, options)
+    return scaled_rules(base, SCALES[name], options)
+
+
 def deals(rules: table_mod.Rules, count: int, seed: int, opener: int = 0) -> list[Deal]:
     """`count` distinct seeded deals (fewer if the deck has fewer)."""
     rng = random.Random(seed)

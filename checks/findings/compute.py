@@ -48,7 +48,7 @@ from chanspec.checks.explore import scale
 from chanspec.checks.explore.search import alt_rules, explore, worker_ignores_sigint
 from chanspec.checks.findings import clauses, divergence, questions, scenario, witness
 from chanspec.checks.oracles import hands as hands_mod
-from chanspec.checks.output import Ticker
+from chanspec.checks.output import Ticker, count
 from chanspec.model import cards
 from chanspec.model.game import Action, Deal, State
 from chanspec.model.table import Table, before_decisions
@@ -91,13 +91,14 @@ def _result_text(res: Any) -> tuple[str, str]:
     return "ván hòa", "the hand is drawn"
 
 
-def effects(table: Table, sc: scale.Scale, opt: str, deal: Deal, path: Sequence[Action],
-            diff: Sequence[Action]) -> dict[str, dict[str, str]]:
-    """What each value of `opt` allows at the end of the witness path."""
+def effects(table: Table, name: str, players: int, opt: str, deal: Deal,
+            path: Sequence[Action], diff: Sequence[Action]) -> dict[str, dict[str, str]]:
+    """What each value of `opt` allows at the end of the witness path (found at the scale
+    called `name`, or at full size: `scale.rules_for`)."""
     base = table
     out: dict[str, dict[str, str]] = {}
     for v in base.rows[opt].values:
-        r = scale.scaled_rules(base, sc, {opt: v})
+        r = scale.rules_for(base, name, players, {opt: v})
         try:
             st = State.replay(r, deal, path)
         except Exception:  # noqa: BLE001 - the path itself is illegal under this value
@@ -125,9 +126,9 @@ def effects(table: Table, sc: scale.Scale, opt: str, deal: Deal, path: Sequence[
     return out
 
 
-def _witness_doc(table: Table, sc: scale.Scale, opt: str, a: str, b: str,
+def _witness_doc(table: Table, name: str, players: int, opt: str, a: str, b: str,
                  d: witness.Divergence) -> dict[str, Any]:
-    r = scale.scaled_rules(table, sc, {opt: a})
+    r = scale.rules_for(table, name, players, {opt: a})
     steps = scenario.narrate(r, d.deal, d.path)
     st = State.replay(r, d.deal, d.path)
     diff = list(d.only_a) + list(d.only_b)
@@ -141,13 +142,41 @@ def _witness_doc(table: Table, sc: scale.Scale, opt: str, a: str, b: str,
         last_vi = f"Tại đây kết quả khác nhau — với `{a}`: {ra[0]}; với `{b}`: {rb[0]}"
         last_en = f"Here the results differ — under `{a}`: {ra[1]}; under `{b}`: {rb[1]}"
     steps.append(scenario.Step(len(steps), None, last_vi, last_en))
-    return {"option": opt, "value_a": a, "value_b": b, "scale": sc.name,
-            "players": sc.players, "deal": d.deal.as_json(),
+    return {"option": opt, "value_a": a, "value_b": b, "scale": name,
+            "players": players, "deal": d.deal.as_json(),
             "path": [x.code() for x in d.path], "only_a": [x.code() for x in d.only_a],
             "only_b": [x.code() for x in d.only_b],
             "result_a": d.result_a, "result_b": d.result_b,
             "steps": [s.as_report() for s in steps],
-            "effects": effects(table, sc, opt, d.deal, d.path, diff)}
+            "effects": effects(table, name, players, opt, d.deal, d.path, diff)}
+
+
+def full_witness(table: Table, p: Mapping[str, Any], opt: str,
+                 freq: Mapping[str, Mapping[str, Any]]) -> dict[str, Any] | None:
+    """A witness in the family's own game: of the seeded full-size hands (greedy player)
+    in which some value of `opt` parted from the default, the one where it happened
+    earliest, replayed up to that point.  None when no sampled hand reached the choice."""
+    row = table.rows[opt]
+    firsts = sorted((f["first"][1], f["first"][0], k, v) for k, v in enumerate(row.values)
+                    if (f := freq.get(v)) is not None and f.get("first") is not None)
+    if not firsts:
+        return None
+    step, hand, _k, b = firsts[0]
+    a = row.default
+    assert a is not None
+    players = int(p["players"])
+    ra, rb = table.resolve(players, {opt: a}), table.resolve(players, {opt: b})
+    deal, path = witness.replay_hand(ra, p["hand_seed"], hand, step)
+    sa, sb = State.replay(ra, deal, path), State.replay(rb, deal, path)
+    diff = witness._differ(sa, sb)
+    if diff is None:  # cannot happen: the frequency run saw them part here
+        raise AssertionError(f"{opt}={b}: hand {hand} does not part at step {step}")
+    la, lb, res_a, res_b = diff
+    d = witness.Divergence(hand, deal, tuple(path), tuple(sorted(la - lb)),
+                           tuple(sorted(lb - la)), res_a, res_b, 0, 0.0)
+    w = {**_witness_doc(table, scale.FULL, players, opt, a, b, d),
+         "hand": hand, "seed": p["hand_seed"], "policy": "greedy"}
+    return {**w, "blame": blame(table, w)}
 
 
 def blame(table: Table, w: Mapping[str, Any]) -> dict[str, Any]:
@@ -158,7 +187,7 @@ def blame(table: Table, w: Mapping[str, Any]) -> dict[str, Any]:
     action is no longer allowed, or the two readings no longer part ways at the end, the
     scenario rests on that row's default.  The smallest set of readings that removes it is
     then one reading; when no single one does, the list is empty."""
-    sc = scale.SCALES[w["scale"]]
+    name, players = w["scale"], int(w.get("players") or 4)
     opt, a, b = w["option"], w["value_a"], w["value_b"]
     deal = Deal.from_json(w["deal"])
     path = [Action.parse(x) for x in w["path"]]
@@ -172,8 +201,10 @@ def blame(table: Table, w: Mapping[str, Any]) -> dict[str, Any]:
                 continue
             checked += 1
             try:
-                sa = State.replay(scale.scaled_rules(table, sc, {opt: a, row.id: v}), deal, path)
-                sb = State.replay(scale.scaled_rules(table, sc, {opt: b, row.id: v}), deal, path)
+                sa = State.replay(scale.rules_for(table, name, players, {opt: a, row.id: v}),
+                                  deal, path)
+                sb = State.replay(scale.rules_for(table, name, players, {opt: b, row.id: v}),
+                                  deal, path)
             except Exception:  # noqa: BLE001 - an action of the path is refused under v
                 out.append({"row": row.id, "value": v, "how": "path"})
                 continue
@@ -364,10 +395,12 @@ def _compute(table: Table, p: Mapping[str, Any], doc: dict[str, Any], workers: i
                                       "pairs": pairs, "exhaustive": exhaustive,
                                       "deals": n_deals})
                 if d is not None and (best is None or (len(d.path), si) < best[:2]):
-                    best = (len(d.path), si, _witness_doc(table, sc, opt, a, b, d))
+                    best = (len(d.path), si, _witness_doc(table, name, sc.players, opt, a, b,
+                                                          d))
         if best is not None:
             q["witness"] = best[2]
             q["blame"] = blame(table, best[2])
+        q["full_witness"] = full_witness(table, p, opt, q["frequency"])
         doc["questions"][opt] = q
     stuck = _stuck_witness(table, p, workers, say)
     if stuck is not None:
@@ -432,6 +465,13 @@ def _steps(w: Mapping[str, Any]) -> tuple[list[str], list[str]]:
 
 
 def _scale_note(w: Mapping[str, Any]) -> tuple[str, str]:
+    if w["scale"] == scale.FULL:
+        return (f"Một ván đủ cỡ của gia đình ({w['players']} người, đủ bộ bài): ván số "
+                f"{w['hand']} trong các ván chơi thử có thể chơi lại, với người chơi tham; "
+                f"chỉ {len(w['path'])} nước đầu.",
+                f"A hand of the family's own game ({w['players']} players, the whole deck): "
+                f"hand {w['hand']} of the seeded trial hands (seed {w['seed']}), greedy "
+                f"player; its first {count(len(w['path']), 'move')} only.")
     sc = scale.SCALES.get(w["scale"])
     if sc is None:
         return "", ""
@@ -446,7 +486,10 @@ def finding_objects(doc: Mapping[str, Any], table: Table,
     for rid, q in doc.get("questions", {}).items():
         if rid not in open_rows:  # a row settled since: no longer a question
             continue
-        w = q.get("witness")
+        small = q.get("witness")
+        # the scenario shown: a hand of the family's own game when one parted, else the
+        # shortest one of a scaled-down game (marked as such)
+        w = q.get("full_witness") or small
         steps_vi: list[str] = []
         steps_en: list[str] = []
         eff: dict[str, questions.Effect] = {}
@@ -456,6 +499,12 @@ def finding_objects(doc: Mapping[str, Any], table: Table,
             steps_vi = [nvi] + steps_vi
             steps_en = [nen] + steps_en
             eff = {k: questions.Effect(v["vi"], v["en"]) for k, v in w["effects"].items()}
+            if small is not None and small is not w:
+                svi, sen = _scale_note(small)
+                steps_vi.append(f"Ngắn nhất trong cấu hình thu nhỏ: {len(small['path'])} nước "
+                                f"(hình dưới). {svi}")
+                steps_en.append(f"Shortest in a scaled-down game: "
+                                f"{count(len(small['path']), 'move')} (the picture below). {sen}")
         else:
             tried = ", ".join(f"{s['value']}@{s['scale']} ({s['pairs']:,} cặp trạng thái/"
                               f"state pairs{', vét cạn/exhaustive' if s['exhaustive'] else ''})"
@@ -493,7 +542,7 @@ def finding_objects(doc: Mapping[str, Any], table: Table,
         if w is not None:
             src = (f"chanspec check — witness {w['option']}={w['value_a']} vs "
                    f"{w['value_b']} at scale {w['scale']}: {' | '.join(w['path']) or '(deal)'}")
-        bl = _blame_line(q.get("blame"), lang)
+        bl = _blame_line(w.get("blame", q.get("blame")) if w is not None else None, lang)
         out[rid] = questions.Finding(
             blame_vi=None if bl is None else bl[0], blame_en=None if bl is None else bl[1],
             weight=max((float(f.get("changed_per_10000", 0.0)) for f in freq.values()),
@@ -501,8 +550,8 @@ def finding_objects(doc: Mapping[str, Any], table: Table,
             steps_vi=steps_vi, steps_en=steps_en,
             frequency_vi="; ".join(fvi) or None, frequency_en="; ".join(fen) or None,
             effects=eff, source=src,
-            mermaid=None if w is None else divergence.to_mermaid(divergence.picture(table, w),
-                                                                 lang))
+            mermaid=None if w is None else divergence.to_mermaid(
+                divergence.picture(table, small or w), lang))
     return out
 
 
@@ -528,6 +577,10 @@ def _how_often(f: Mapping[str, Any], lang: str) -> str:
         name = pf.get("policy", "greedy")
         pvi, pen = witness.POLICY_TEXT.get(name, (name, name))
         n = number(pf["hands"], lang)
+        if "changed_per_10000" not in pf:  # saved before results were compared
+            out.append(f"{number(pf['per_10000'], lang)} / 10.000 ván ({n} ván)" if lang == "vi"
+                       else f"{number(pf['per_10000'], lang)} per 10,000 hands ({n} hands)")
+            continue
         if lang == "vi":
             out.append(f"{pvi}: lựa chọn này xuất hiện ở {_rate(pf, 'per_10000', 'ci95', lang)}"
                        f" / 10.000 ván, đổi kết quả ở "
@@ -555,16 +608,19 @@ def report_findings(doc: Mapping[str, Any] | None, table: Table) -> dict[str, di
             "effects": {k: {"vi": e.vi, "en": e.en} for k, e in f.effects.items()},
             "source": f.source,
         }
-        w = doc["questions"][rid].get("witness")
-        if w is not None:
-            nvi, nen = _scale_note(w)
-            d["scenarios"] = [{
-                "steps": w["steps"], "players": w["players"],
-                "title": {"vi": f"{w['option']}: `{w['value_a']}` và `{w['value_b']}`",
-                          "en": f"{w['option']}: `{w['value_a']}` and `{w['value_b']}`"},
-                "note": {"vi": nvi, "en": nen},
-            }]
-            pic = divergence.picture(table, w)
+        q = doc["questions"][rid]
+        found = [x for x in (q.get("full_witness"), q.get("witness")) if x is not None]
+        if found:
+            d["scenarios"] = []
+            for x in found:
+                nvi, nen = _scale_note(x)
+                d["scenarios"].append({
+                    "steps": x["steps"], "players": x["players"],
+                    "title": {"vi": f"{x['option']}: `{x['value_a']}` và `{x['value_b']}`",
+                              "en": f"{x['option']}: `{x['value_a']}` and `{x['value_b']}`"},
+                    "note": {"vi": nvi, "en": nen},
+                })
+            pic = divergence.picture(table, found[-1])
             d["divergence"] = {**pic, "text": divergence.text(pic),
                                "mermaid": divergence.to_mermaid(pic)}
         out[rid] = _plain(d)

@@ -78,11 +78,11 @@ def _first(only: list[Action], legal: list[Action], other: set[Action]) -> Actio
 
 def picture(table: Table, w: Mapping[str, Any]) -> dict[str, Any]:
     """The divergence picture of one saved witness (see the module docstring)."""
-    sc = scale.SCALES[w["scale"]]
+    name, players = w["scale"], int(w.get("players") or 4)
     opt = w["option"]
     deal = Deal.from_json(w["deal"])
     path = [Action.parse(c) for c in w["path"]]
-    ra = scale.scaled_rules(table, sc, {opt: w["value_a"]})
+    ra = scale.rules_for(table, name, players, {opt: w["value_a"]})
     st = State(ra, deal)
     common = []
     for a in path:
@@ -92,7 +92,7 @@ def picture(table: Table, w: Mapping[str, Any]) -> dict[str, Any]:
             w["value_b"]: [Action.parse(c) for c in w["only_b"]]}
     branches = []
     for value, other in ((w["value_a"], w["value_b"]), (w["value_b"], w["value_a"])):
-        rv = scale.scaled_rules(table, sc, {opt: value})
+        rv = scale.rules_for(table, name, players, {opt: value})
         st = State.replay(rv, deal, path)
         steps: list[dict[str, Any]] = []
         legal = st.legal_actions()
@@ -106,7 +106,7 @@ def picture(table: Table, w: Mapping[str, Any]) -> dict[str, Any]:
         branches.append({"value": value, "steps": steps, "end": _end(st),
                          "only": [x.code() for x in only[value]]})
     differs = {b["value"]: (b["end"]["kind"], b["end"]["winner"]) for b in branches}
-    return {"option": opt, "scale": sc.name, "deal": w["deal"],
+    return {"option": opt, "scale": name, "deal": w["deal"],
             "deal_vi": scenario.describe_deal(deal)[0], "deal_en": scenario.describe_deal(deal)[1],
             "common": common, "branches": branches,
             "ends_differ": len(set(differs.values())) > 1}
