@@ -155,6 +155,77 @@ def test_ctrl_c_during_the_full_size_hands_exits_without_worker_tracebacks() -> 
     assert "ForkPoolWorker" not in err and "Traceback" not in err, err
 
 
+_COMPUTE = ("import sys\n"
+            "from chanspec.checks.findings import compute\n"
+            "from chanspec.model import table\n"
+            "try:\n"
+            "    compute.compute(table.load('family'), {'hands': 100000}, workers=2)\n"
+            "except KeyboardInterrupt:\n"
+            "    sys.exit(130)\n")
+
+
+def _spawned(pid: int) -> list[int]:
+    """The Z3 process a findings computation starts (a fresh interpreter)."""
+    out = []
+    for c in _children(pid):
+        try:
+            if b"z3_all" in Path(f"/proc/{c}/cmdline").read_bytes():
+                out.append(c)
+        except OSError:
+            pass
+    return out
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux's /proc")
+def test_ctrl_c_while_z3_runs_beside_the_findings_stops_it_too() -> None:
+    proc = subprocess.Popen([PY, "-c", _COMPUTE], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            cwd=ROOT)
+    try:
+        deadline = time.monotonic() + 60
+        while not _spawned(proc.pid) or len(_children(proc.pid)) < 3:
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+            assert time.monotonic() < deadline, "the Z3 process and the pool never started"
+            time.sleep(0.05)
+        z3 = _spawned(proc.pid)[0]
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=30)  # not waiting for Z3 to finish its questions
+        assert proc.returncode == 130, err
+        assert "Traceback" not in err, err
+        time.sleep(0.5)
+        assert not Path(f"/proc/{z3}").exists() or \
+            Path(f"/proc/{z3}/stat").read_text().split()[2] == "Z"
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux's /proc")
+def test_the_z3_process_does_not_outlive_a_killed_parent() -> None:
+    proc = subprocess.Popen([PY, "-c", _COMPUTE], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True, cwd=ROOT)
+    z3 = None
+    try:
+        deadline = time.monotonic() + 60
+        while not _spawned(proc.pid):
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        z3 = _spawned(proc.pid)[0]
+        os.kill(proc.pid, signal.SIGKILL)  # no chance to clean up
+        proc.wait()
+        deadline = time.monotonic() + 15
+        while Path(f"/proc/{z3}").exists() and \
+                Path(f"/proc/{z3}/stat").read_text().split()[2] != "Z":
+            assert time.monotonic() < deadline, "the Z3 process runs on alone"
+            time.sleep(0.1)
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # the rest of the group (pool workers)
+        except ProcessLookupError:
+            pass
+
+
 # --------------------------------------------------------------------------- explore rerun
 
 

@@ -36,13 +36,17 @@ computing it takes about ten minutes on two cores):
 
 from __future__ import annotations
 
-import concurrent.futures
 import hashlib
 import json
 import multiprocessing
+import os
+import pickle
+import subprocess
+import sys
+import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from chanspec.checks.explore import scale
 from chanspec.checks.explore.search import alt_rules, explore, worker_ignores_sigint
@@ -348,13 +352,55 @@ def compute(table: Table, params: Mapping[str, Any] | None = None, workers: int 
     doc: dict[str, Any] = {"schema": 1, "table": table.id, "table_digest": table_digest(table),
                            "params": p, "questions": {}, "extra": []}
     # Z3 runs meanwhile in a fresh interpreter of its own (see `z3_all`)
-    with concurrent.futures.ProcessPoolExecutor(
-            1, mp_context=multiprocessing.get_context("spawn"),
-            initializer=worker_ignores_sigint) as z3_pool:
-        z3_future = z3_pool.submit(z3_all, table, p["players"])
+    z3_proc, z3_err = _start_z3(table, p["players"])
+    try:
         _compute(table, p, doc, workers, say, ticker)
         say("z3 questions")
-        doc["z3"] = z3_future.result()
+        doc["z3"] = _finish_z3(z3_proc, z3_err)
+    finally:
+        if z3_proc.poll() is None:  # Ctrl-C or an error: do not wait for Z3
+            z3_proc.kill()
+            z3_proc.wait()
+        z3_err.close()
+    return doc
+
+
+# The job exits as soon as its parent is gone (killed without a chance to stop it).
+_Z3_JOB = ("import json, os, pickle, sys, threading, time\n"
+           "parent = int(sys.argv[1])\n"
+           "def watch():\n"
+           "    while os.getppid() == parent:\n"
+           "        time.sleep(0.5)\n"
+           "    os._exit(1)\n"
+           "threading.Thread(target=watch, daemon=True).start()\n"
+           "from chanspec.checks.findings import compute\n"
+           "table, players = pickle.load(sys.stdin.buffer)\n"
+           "json.dump(compute.z3_all(table, players), sys.stdout)\n")
+
+
+def _start_z3(table: Table, players: int) -> tuple[subprocess.Popen[bytes], IO[bytes]]:
+    """`z3_all` in a fresh interpreter (a plain ``python -c``: nothing of the caller's
+    main module is imported), fed the table on its standard input."""
+    # its errors go to a file, so that reading its answer can never wait on a full pipe
+    err = tempfile.TemporaryFile()
+    proc = subprocess.Popen([sys.executable, "-c", _Z3_JOB, str(os.getpid())],
+                            stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=err)
+    assert proc.stdin is not None
+    proc.stdin.write(pickle.dumps((table, players)))  # read at once by the child
+    proc.stdin.close()
+    return proc, err
+
+
+def _finish_z3(proc: subprocess.Popen[bytes], err: IO[bytes]) -> dict[str, Any]:
+    assert proc.stdout is not None
+    out = proc.stdout.read()
+    proc.stdout.close()
+    if proc.wait() != 0:
+        err.seek(0)
+        raise RuntimeError(f"the Z3 questions failed (exit {proc.returncode}): "
+                           + err.read().decode("utf-8", "replace")[-2000:])
+    doc: dict[str, Any] = json.loads(out)
     return doc
 
 
