@@ -292,9 +292,11 @@ def replay_log(log: logs.GameLog) -> ReplayResult:
             else:
                 vi_e, en_e = logs.say_line(expected)
                 vi, en = f"theo luật ở đây: {vi_e}", f"by the rules here: {en_e}"
+            rules = consequence_rules(st.rules, basis)
+            if e.type == "banned":  # and the row the log says bans it
+                rules = list(dict.fromkeys(rules + consequence_rules(st.rules, e.data)))
             res.divergence = Divergence(
-                e.line, res.steps, "consequence", e.data,
-                consequence_rules(st.rules, basis), vi, en, list(st.pending()),
+                e.line, res.steps, "consequence", e.data, rules, vi, en, list(st.pending()),
                 legal_by_seat(st, st.pending()), expected)
             break
         if all_bans:
