@@ -32,8 +32,7 @@ from typing import Any
 from chanspec.checks.output import with_article
 from chanspec.model import cards
 from chanspec.model import table as table_mod
-from chanspec.model.game import (Action, ActionError, Deal, Mark, State, check_deal,
-                                  deal_random)
+from chanspec.model.game import Action, ActionError, Deal, Mark, State, check_deal, deal_random
 
 FORMAT = "chanspec-log"
 VERSION = 1

@@ -3,9 +3,10 @@
 Every *action* line must be legal where it stands; every *consequence* line must be
 one the rules produce after the preceding action, in the same order (consequence lines
 may be left out, never invented or reordered; but a log that writes ``banned`` lines
-says what is banned, so it must write every one the rules produce).  The first line that breaks this is the
-*divergence*: its line number, what the log did, what the rules allow there (the legal
-actions of every pending seat) and the rule ids that forbid it (`State.explain`).
+says what is banned, so it must write every one the rules produce).  The first line
+that breaks this is the *divergence*: its line number, what the log did, what the rules
+allow there (the legal actions of every pending seat) and the rule ids that forbid it
+(`State.explain`).
 
 `claim_resolution()` also lives here: which table rows decided who got a card when
 several seats claimed it (priority tiers and the seat-order tie-break).  The machine
