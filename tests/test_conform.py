@@ -404,6 +404,38 @@ def test_a_wrong_consequence_is_caught_through_events(tmp_path: Path) -> None:
     assert right.status == "conforming" and right.steps > 1000
 
 
+@pytest.mark.parametrize("mode,lacks,adds", [
+    ("--no-bans", "banned pass-chan-ban", None),
+    ("--chiu-ban", None, "banned discarded-face-no-eat"),
+])
+def test_bans_are_compared_through_events(mode: str, lacks: str | None,
+                                          adds: str | None) -> None:
+    """An engine that reports no bans, or one ban too many (a chíu ban on its own
+    discard), differs in consequences keyed by the restriction row; the reference
+    declaring 'events' reports every ban and conforms (test above)."""
+    res = conform.campaign(engine("wrong_events", mode), hands=30, seed=1, timeout=10,
+                           shrink_budget=20)
+    assert res.status == "mismatch" and res.differences
+    assert all(d.key[0] == "consequence" for d in res.differences)
+    if lacks is not None:
+        d = next(d for d in res.differences if d.key == ("consequence", (lacks,), ()))
+        assert d.rows == ["pass-chan-ban"]
+        assert {d.key[1] for d in res.differences} >= {("banned discarded-face-no-eat",)}
+        assert all(d.key[2] == () for d in res.differences)
+        shown = conform.render_table(res, "en", say)
+        assert f"reports nothing where the rules have {lacks}" in shown
+    else:
+        assert [d.key for d in res.differences] == [("consequence", (), (adds,))]
+        d = res.differences[0]
+        assert d.rows == ["discarded-face-no-eat"] and len(d.best.actions) == 1
+    m = d.best.mismatch
+    extra = [e for e in m.engine_events or [] if e not in (m.reference_events or [])]
+    missing = [e for e in m.reference_events or [] if e not in (m.engine_events or [])]
+    assert all(e["type"] == "banned" for e in extra + missing) and extra + missing
+    shown = conform.render(res, "en", say)
+    assert "may no longer" in shown.split("Consequences of the last step by the rules:")[1]
+
+
 def test_serve_answers_events_with_the_logs_consequences() -> None:
     from chanspec.checks.conform.refengine import Session
     from chanspec.model import table
@@ -415,14 +447,17 @@ def test_serve_answers_events_with_the_logs_consequences() -> None:
     assert s.handle({"op": "start", "ruleset": "family", "players": 4, "options": {},
                      "deal": deal.as_json()})["ok"]
     st = State(rules, deal)
+    bans = 0
     for _ in range(30):
         if not st.legal_actions():
             break
         a = st.legal_actions()[-1]
         want = logs.step(st, a)
+        bans += sum(1 for c in want if c["type"] == "banned")
         assert s.handle({"op": "apply", "action": a.as_json()})["ok"]
         assert s.handle({"op": "events"}) == {"ok": True, "events": want}
     assert s.handle({"op": "events"}) == {"ok": True, "events": []}
+    assert bans > 0  # the bans of the steps are among the events
 
 
 def test_a_bad_claim_style_is_a_protocol_failure(tmp_path: Path) -> None:

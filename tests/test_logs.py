@@ -40,7 +40,8 @@ def test_written_logs_read_back_and_match_the_schema(seed: int, players: int,
     assert kinds.count("action") == len(state.history)
     # every machine event but the echo of each action and 'start' is a consequence line
     # (a stuck hand is not over: no end line for it)
-    cons = [e.data for e in log.entries if e.kind == "consequence" and e.type != "declined"]
+    cons = [e.data for e in log.entries
+            if e.kind == "consequence" and e.type not in ("declined", "banned")]
     machine = [e for e in state.events if e["type"] not in ("start", *logs.ACTION_TYPES)]
     assert cons == machine
 
@@ -188,3 +189,96 @@ def test_narration_is_vietnamese_with_card_names() -> None:
     assert "Chi Chi" in vi and "bốc" in vi and "draws" in en
     vi, _ = logs.say_line({"type": "end", "result": "draw"})
     assert vi == "hết nọc, ván hòa"
+
+
+# --------------------------------------------------------------------------- bans
+
+GOLDEN_PASS_CHAN = VECTORS.parent / "tests" / "golden" / "01_pass_chan_ban.json"
+
+
+def _golden_pass_chan() -> tuple[State, list[Action]]:
+    from chanspec.model import cards
+    from chanspec.model.game import Deal
+
+    g = json.loads(GOLDEN_PASS_CHAN.read_text(encoding="utf-8"))
+    rules = table.rules("family", g["players"], g["options"])
+    d = g["deal"]
+    deal = Deal(tuple(tuple(cards.parse_many(h)) for h in d["hands"]),
+                tuple(cards.parse_many(d["noc"])), int(d["opener"]))
+    acts = [Action.parse(a) for a in g["actions"]]
+    return State(rules, deal), acts
+
+
+def test_a_pass_that_could_eat_a_chan_writes_its_bans() -> None:
+    # Bài Chắn §3, bullet 1: letting go a card one could eat as a chắn bans that face.
+    st, acts = _golden_pass_chan()
+    cons = logs.step(st, acts[0])  # 0 discards 3n: its own discard bans eating 3n
+    assert [c for c in cons if c["type"] == "banned"] == [
+        {"type": "banned", "seat": 0, "ban": b, "face": "3n", "rule": "discarded-face-no-eat"}
+        for b in ("eat-chan", "eat-ca")]
+    assert Action("eat", 1, acts[0].card) in st.legal_actions(1)
+    cons = logs.step(st, acts[1])  # 1 passes on 3n, which it could eat as a chắn
+    bans = [c for c in cons if c["type"] == "banned"]
+    assert bans == [{"type": "banned", "seat": 1, "ban": b, "face": "3n", "rule": "pass-chan-ban"}
+                    for b in ("eat-chan", "eat-ca", "chiu", "discard")]
+    assert [c["type"] for c in cons] == ["banned"] * 4 + ["dead", "draw"]
+    assert logs.say_line(bans[3])[1] == "seat 1 may no longer discard Tam Văn (pass-chan-ban)"
+    for line in cons:
+        assert not list(VALIDATOR.iter_errors(line)), line
+
+
+def _ban_oracle(st: State, step: int) -> list[tuple[int, str, str | None, str]]:
+    """The bans made by action number `step`, read off the marks by their origin."""
+    from chanspec.model import cards
+
+    return [(s, m.ban, None if m.face is None else cards.code(m.face), m.rule)
+            for s, ms in enumerate(st.marks) for m in ms
+            if m.origin == step and m.ban != "win"]
+
+
+def _claiming_playout(st: State, seed: int) -> None:
+    """A hand that takes reclaims, eats and chíu often (so that reclaims undo bans)."""
+    import random
+
+    rng = random.Random(seed)
+    for _ in range(400):
+        legal = st.legal_actions()
+        if st.is_terminal() or not legal:
+            return
+        rec = [a for a in legal if a.kind == "reclaim"]
+        claims = [a for a in legal if a.kind in ("eat", "chiu")]
+        a = (rng.choice(rec) if rec else rng.choice(claims) if claims and rng.random() < 0.3
+             else rng.choice(legal))
+        st.apply(a)
+
+
+OPTION_WORLDS = [{}] + [{name: v} for name, values in table.load("family").option_space()
+                        for v in values]
+
+
+@pytest.mark.parametrize("options", OPTION_WORLDS,
+                         ids=[",".join(f"{k}={v}" for k, v in o.items()) or "defaults"
+                              for o in OPTION_WORLDS])
+def test_banned_lines_are_the_marks_each_step_makes(options: dict[str, str]) -> None:
+    """Under every option value, for seeded hands: each step's banned lines are exactly
+    the marks (other than a ban on winning) whose origin is that step, in seat order; no
+    mark made on the side (origin -1, `State._strands`) is ever stored; and the log
+    written replays as conforming."""
+    from chanspec.checks.conform import replay
+
+    reclaims = 0
+    for seed in range(3):
+        played_st = State.new(table.rules("family", 4 + seed % 2, options), seed=seed)
+        _claiming_playout(played_st, seed)
+        st = State(played_st.rules, played_st.deal)
+        for i, a in enumerate(played_st.history):
+            reclaims += a.kind == "reclaim"
+            bans = [(c["seat"], c["ban"], c["face"], c["rule"])
+                    for c in logs.step(st, a) if c["type"] == "banned"]
+            assert bans == _ban_oracle(st, i), (options, seed, i, a)
+            assert all(m.origin >= 0 for ms in st.marks for m in ms)
+        lines = logs.record(st.rules, st.deal, played_st.history)
+        res = replay.replay_text(logs.dumps(lines))
+        assert res.status == "conforming", (options, seed, res.divergence)
+    if options.get("reclaim-deadline") == "before-next-acts":
+        assert reclaims > 0  # the rebuilt mark list of a reclaim is exercised

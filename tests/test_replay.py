@@ -306,3 +306,59 @@ def test_a_byte_order_mark_and_deep_nesting(tmp_path: Path, capsys: Any) -> None
     assert "nested too deeply" in out["error"]["message"]
     code, out = _run(tmp_path, '{"a":' * 100000 + "1" + "}" * 100000, capsys=capsys)
     assert code == 2 and "nested too deeply" in out["error"]["message"]
+
+
+def test_a_log_that_writes_bans_must_write_them_all() -> None:
+    """Bài Chắn §3, bullet 1: a ban left out of, or altered in, a log that writes bans is
+    a divergence naming the ban and its row; a log with no banned line still conforms."""
+    st = played(5)
+    lines = logs.record(st.rules, st.deal, st.history)
+    assert replay.replay_text(logs.dumps(lines)).status == "conforming"
+    i = next(k for k, ln in enumerate(lines)
+             if ln["type"] == "banned" and ln["rule"] == "pass-chan-ban")
+    # removed: reported at the line that comes in its place
+    res = replay.replay_text(logs.dumps(lines[:i] + lines[i + 1:]))
+    d = res.divergence
+    assert res.exit_code == 1 and d is not None and d.kind == "consequence"
+    assert d.line == i + 1 and d.expected == lines[i] and d.rules == ["pass-chan-ban"]
+    assert "leaves one out" in d.en and "pass-chan-ban" in d.en
+    # altered: the closest line of the rules is named
+    other = next(c for c in cards.CODES if c != lines[i]["face"])
+    res = replay.replay_text(_tampered(lines, i, face=other))
+    d = res.divergence
+    assert d is not None and d.kind == "consequence" and d.expected == lines[i]
+    assert d.rules == ["pass-chan-ban"] and d.line == i + 1
+    res = replay.replay_text(_tampered(lines, i, rule="pass-ca-ban"))
+    assert res.divergence is not None and res.divergence.expected == lines[i]
+    # invented: a ban no row creates here
+    j = next(k for k, ln in enumerate(lines) if ln["type"] == "pass")
+    invented = lines[:j + 1] + [{"type": "banned", "seat": 0, "ban": "discard-ca-pair",
+                                 "face": None, "rule": "ate-ca-no-both-sides"}] + lines[j + 1:]
+    res = replay.replay_text(logs.dumps(invented))
+    assert res.divergence is not None and res.divergence.line == j + 2
+    assert "ate-ca-no-both-sides" in res.divergence.rules
+    # the last ban of the log left out: reported at the line that follows it; a log
+    # that stops there only leaves out its last consequences (every action is there)
+    k = max(k for k, ln in enumerate(lines) if ln["type"] == "banned")
+    res = replay.replay_text(logs.dumps(lines[:k] + lines[k + 1:]))
+    assert res.divergence is not None and res.divergence.expected == lines[k]
+    assert res.divergence.line == k + 1 and res.divergence.logged == lines[k + 1]
+    assert replay.replay_text(logs.dumps(lines[:k])).status == "conforming"
+    # cut right after an action whose bans are not written yet: truncated, not wrong
+    a = next(i for i, ln in enumerate(lines) if ln["type"] == "pass"
+             and lines[i + 1]["type"] == "banned")
+    assert replay.replay_text(logs.dumps(lines[:a + 1])).status == "unfinished"
+    # a log that writes no banned line at all does not say what is banned: it conforms
+    nobans = [ln for ln in lines if ln["type"] != "banned"]
+    assert replay.replay_text(logs.dumps(nobans)).status == "conforming"
+
+
+def test_a_ban_left_out_is_shown_by_replay(tmp_path: Path, capsys: Any) -> None:
+    st = played(5)
+    lines = logs.record(st.rules, st.deal, st.history)
+    i = next(k for k, ln in enumerate(lines) if ln["type"] == "banned")
+    p = tmp_path / "game.ndjson"
+    p.write_text(logs.dumps(lines[:i] + lines[i + 1:]), encoding="utf-8")
+    assert cli.main(["replay", str(p), "--lang", "en"]) == 1
+    out = capsys.readouterr().out
+    assert "leaves one out" in out and lines[i]["rule"] in out

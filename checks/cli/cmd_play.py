@@ -8,7 +8,7 @@ the same command always tells the same hand.  ``--json`` writes a game log, one 
 object per line (the project's log format, `chanspec.checks.conform.logs`): a ``header`` line
 (format, ruleset, players, options, the deal, and the seed as ``x-seed``), then every
 action followed by its consequences (draws, groups laid down, cards passed on or dead,
-declined wins), and the ``end`` line.  ``chanspec explain FILE --seat N`` reads it back.
+declined wins, bans), and the ``end`` line.  ``chanspec explain FILE --seat N`` reads it back.
 """
 
 from __future__ import annotations

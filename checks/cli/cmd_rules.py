@@ -44,7 +44,8 @@ KIND_WORDS = {
     "laid": ("hạ quân", "cards laid down"), "returned": ("quân trả cửa", "card returned"),
     "passed-on": ("chuyển tiếp", "card passed on"), "dead": ("quân chết", "dead card"),
     "timeout-as": ("hết giờ coi như", "timeout taken as"),
-    "declined": ("bỏ ù", "declined win"), "end": ("hết ván", "end of the hand"),
+    "declined": ("bỏ ù", "declined win"), "banned": ("bị cấm", "ban"),
+    "end": ("hết ván", "end of the hand"),
 }
 
 

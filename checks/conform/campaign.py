@@ -359,6 +359,17 @@ def _event_keys(events: Sequence[Any]) -> list[str]:
     return sorted(out)
 
 
+def _line_label(e: Any) -> str:
+    """A consequence line's kind in a difference's key: its type, and for a ``banned``
+    line the restriction row it names (bans of different rows are different differences)."""
+    if not isinstance(e, dict):
+        return "?"
+    t = str(e.get("type", "?"))
+    if t == "banned" and isinstance(e.get("rule"), str):
+        return f"banned {e['rule']}"
+    return t
+
+
 def _deciding_rules(ref: State, a: Action, more: bool) -> tuple[str, ...]:
     """The rule ids that decide `a` on chanspec's side.  For a win the engine claims and
     the rules refuse, the win judgement's own rows when the hand is not complete (the
@@ -388,18 +399,24 @@ def classify(ref: State, m: Mismatch, prev: Action | None) -> tuple[tuple[Any, .
     if m.kind == "consequence":
         ro = collections.Counter(_event_keys(m.reference_events or []))
         eo = collections.Counter(_event_keys(m.engine_events or []))
-        lacks = tuple(sorted({json.loads(e).get("type", "?") for e in ro - eo}))
-        adds = tuple(sorted({json.loads(e).get("type", "?") for e in eo - ro}))
+        lacking = [json.loads(e) for e in ro - eo]
+        adding = [json.loads(e) for e in eo - ro]
+        lacks = tuple(sorted({_line_label(e) for e in lacking}))
+        adds = tuple(sorted({_line_label(e) for e in adding}))
+        # a differing ban cites the restriction row that creates it
+        rows = list(dict.fromkeys(r for e in lacking + adding
+                                  if isinstance(e, dict) and e.get("type") == "banned"
+                                  for r in replay.consequence_rules(ref.rules, e)))
         key = ("consequence", lacks, adds)
         en = ", ".join(lacks) or "nothing"
         vi = ", ".join(lacks) or "không có gì"
         if lacks == adds:  # the same kinds of lines, saying other things
             return (key, f"consequences: the engine's {en} lines differ from the rules'",
-                    f"hệ quả: dòng {vi} của engine khác với luật", [])
+                    f"hệ quả: dòng {vi} của engine khác với luật", rows)
         return (key, f"consequences: the engine reports {', '.join(adds) or 'nothing'} where "
                 f"the rules have {en}",
                 f"hệ quả: engine báo {', '.join(adds) or 'không có gì'} trong khi luật có "
-                f"{vi}", [])
+                f"{vi}", rows)
     if m.kind == "legal" and m.style:
         key = ("style", m.style)
         return (key, f"the engine asks claims {m.style} but its start answer does not "

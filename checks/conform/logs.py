@@ -10,8 +10,9 @@ and strict reader.  In short:
   ``u``, ``chiu-u``, ``chiu``, ``eat``, ``reclaim``, ``pass``, ``discard``, ``return``,
   ``timeout``.  A replayer checks each one is legal where it stands;
 * *consequence* lines are what the rules make happen after an action: ``draw``, ``laid``,
-  ``returned``, ``passed-on``, ``dead``, ``timeout-as``, ``declined`` and ``end``.  They
-  are optional in a log, but each one present must agree with the rules, in order.
+  ``returned``, ``passed-on``, ``dead``, ``timeout-as``, ``declined``, ``banned`` and
+  ``end``.  They are optional in a log, but each one present must agree with the rules,
+  in order (and a log that writes ``banned`` lines must write all of them).
 
 `record()` writes a log by replaying actions on the reference machine; `parse()` reads
 one back and raises `LogError` (line, field, what was expected, what to try) on the first
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,20 +32,23 @@ from typing import Any
 from chanspec.checks.output import with_article
 from chanspec.model import cards
 from chanspec.model import table as table_mod
-from chanspec.model.game import Action, ActionError, Deal, State, check_deal, deal_random
+from chanspec.model.game import Action, ActionError, Deal, Mark, State, check_deal, deal_random
 
 FORMAT = "chanspec-log"
 VERSION = 1
 ACTION_TYPES = ("u", "chiu-u", "chiu", "eat", "reclaim", "pass", "discard", "return", "timeout")
 CARD_ACTIONS = frozenset({"eat", "reclaim", "discard", "return"})
 CONSEQUENCE_TYPES = ("draw", "laid", "returned", "passed-on", "dead", "timeout-as", "declined",
-                     "end")
+                     "banned", "end")
+# The bans a ``banned`` line names: every kind a restriction row may create
+# (`chanspec.model.table.BANS`) but ``win``, which is the ``declined`` line.
+BAN_KINDS = tuple(b for b in table_mod.BANS if b != "win")
 END_RESULTS = ("win", "draw")  # a stuck hand is not over: no end line
 WIN_KINDS = ("u", "chiu-u", "opening")
 EXTENSION_PREFIX = "x-"
 
 # Field kinds: seat, card, card-or-null, group (2 or 4 cards), groups, action, result,
-# win-kind.  Every type lists its required and optional fields.
+# win-kind, ban-kind, rule.  Every type lists its required and optional fields.
 _CONSEQUENCE_FIELDS: dict[str, tuple[dict[str, str], dict[str, str]]] = {
     "draw": ({"seat": "seat", "card": "card"}, {}),
     "laid": ({"seat": "seat", "group": "group"}, {}),
@@ -52,6 +57,7 @@ _CONSEQUENCE_FIELDS: dict[str, tuple[dict[str, str], dict[str, str]]] = {
     "dead": ({"card": "card", "gate": "seat"}, {}),
     "timeout-as": ({"seat": "seat", "action": "action"}, {}),
     "declined": ({"seat": "seat", "card": "card-or-null"}, {}),
+    "banned": ({"seat": "seat", "ban": "ban-kind", "face": "card-or-null", "rule": "rule"}, {}),
     "end": ({"result": "result"},
             {"seat": "seat", "kind": "win-kind", "card": "card-or-null", "hand": "groups"}),
 }
@@ -131,9 +137,15 @@ def header(rules: table_mod.Rules, deal: Deal | None = None, seed: int | None = 
 
 def step(st: State, action: Action, check: bool = True) -> list[dict[str, Any]]:
     """Apply `action` to `st` (it must be legal) and return its consequence lines
-    (``check=False``: `action` was just taken from `st.legal_actions()`)."""
+    (``check=False``: `action` was just taken from `st.legal_actions()`).
+
+    Their order: ``timeout-as``, ``declined``, ``banned``, then the machine's events as
+    they happened.  One ``banned`` line per ban (`Mark`) the step adds to a seat, other
+    than a ban on winning (that is ``declined``): by seat, then in the order the machine
+    made them."""
     card = st.window.card if st.window is not None else None
     wins_before = [sum(1 for m in ms if m.ban == "win") for ms in st.marks]
+    marks_before = [(ms, len(ms)) for ms in st.marks]
     first = len(st.events)
     st.apply(action, check=check)
     new = [dict(e) for e in st.events[first + 1:]]  # events[first] echoes the action
@@ -144,7 +156,32 @@ def step(st: State, action: Action, check: bool = True) -> list[dict[str, Any]]:
         for s, ms in enumerate(st.marks)
         if sum(1 for m in ms if m.ban == "win") > wins_before[s]
     ]
-    return lead + declined + rest
+    return lead + declined + new_bans(st, marks_before) + rest
+
+
+def new_bans(st: State, before: Sequence[tuple[list[Mark], int]]) -> list[dict[str, Any]]:
+    """The ``banned`` lines of the marks `st` holds now and did not hold `before` (each
+    seat's mark list and its length then).  The machine only appends marks, except that
+    a reclaim rebuilds the list without the marks of the pass it undoes: a removed ban
+    has no line.  Marks made on the side to test a claim (`State._strands`) are never
+    stored, so they have no line either."""
+    out: list[dict[str, Any]] = []
+    for s, (old, n) in enumerate(before):
+        ms = st.marks[s]
+        if ms is old and len(ms) >= n:
+            added: Sequence[Mark] = ms[n:]
+        else:  # rebuilt: the marks that were not there before, in order
+            left = Counter(old[:n])
+            added = []
+            for m in ms:
+                if left[m]:
+                    left[m] -= 1
+                else:
+                    added.append(m)
+        out += [{"type": "banned", "seat": s, "ban": m.ban,
+                 "face": None if m.face is None else cards.code(m.face), "rule": m.rule}
+                for m in added if m.ban != "win"]
+    return out
 
 
 def record(rules: table_mod.Rules, deal: Deal, actions: Iterable[Action], *,
@@ -222,6 +259,15 @@ class LineCheck:
         elif kind == "win-kind":
             if value not in WIN_KINDS:
                 raise self.fail(fld, f"expected one of {', '.join(WIN_KINDS)}, found {value!r}")
+        elif kind == "ban-kind":
+            if value not in BAN_KINDS:
+                hint = ("a declined win is a 'declined' line" if value == "win" else "")
+                raise self.fail(fld, f"expected one of {', '.join(BAN_KINDS)}, found {value!r}",
+                                hint)
+        elif kind == "rule":
+            if not isinstance(value, str) or not value:
+                raise self.fail(fld, f"expected a rule id such as 'pass-chan-ban', found "
+                                f"{value!r}", "the id of the table row that creates the ban")
         else:  # pragma: no cover - the tables above use only these kinds
             raise AssertionError(kind)
 
@@ -492,6 +538,18 @@ _KIND_EN = {"u": "wins (ù)", "chiu-u": "wins by chíu (Chíu-Ù)", "chiu": "tak
             "return": "returns", "timeout": "times out"}
 
 
+# What a ``banned`` line forbids its seat for the rest of the hand ({f}: the card's name).
+_BAN_VI = {"eat-chan": "ăn {f} thành chắn", "eat-ca": "ăn {f} thành cạ", "chiu": "chíu {f}",
+           "discard": "đánh {f}",
+           "discard-ca-pair": "đánh quân thành cạ với một quân mình đã đánh",
+           "discard-ca-eaten": "đánh {f} khi quân cùng cạ đã ăn với nó đã bị mình đánh"}
+_BAN_EN = {"eat-chan": "eat {f} as a chắn", "eat-ca": "eat {f} as a cạ", "chiu": "chíu {f}",
+           "discard": "discard {f}",
+           "discard-ca-pair": "discard a card that makes a cạ with one they discarded",
+           "discard-ca-eaten": "discard {f} once they discarded the other card of the cạ "
+                               "they ate with it"}
+
+
 def say_action(a: Action, window_card: int | None = None) -> tuple[str, str]:
     """(vi, en) for one action; with the window's card when there is one."""
     on_vi = f" {cards.name(window_card)}" if window_card is not None else ""
@@ -541,6 +599,13 @@ def say_line(d: Mapping[str, Any]) -> tuple[str, str]:
         on = "" if d.get("card") is None else f" {nm(d['card'])}"
         return (f"người {d['seat']} bỏ ù{on}: mất quyền ù về sau trong ván",
                 f"seat {d['seat']} declined ù{' on' + on if on else ''}: no more wins this hand")
+    if t == "banned":
+        f = nm(d["face"]) if d.get("face") is not None else "?"
+        ban = str(d.get("ban"))
+        vi = _BAN_VI.get(ban, ban).format(f=f)
+        en = _BAN_EN.get(ban, ban).format(f=f)
+        return (f"người {d['seat']} từ nay không được {vi} ({d.get('rule')})",
+                f"seat {d['seat']} may no longer {en} ({d.get('rule')})")
     if t == "end":
         if d.get("result") == "win":
             on = "" if d.get("card") is None else f" {nm(d['card'])}"

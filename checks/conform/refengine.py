@@ -16,7 +16,7 @@ output, as specified in vectors/PROTOCOL.md:
   "pending":[..],"noc":N}}``
 * ``{"op":"events"}`` -> ``{"ok":true,"events":[..]}``: the consequence lines (game-log
   ``draw``, ``laid``, ``returned``, ``passed-on``, ``dead``, ``timeout-as``, ``declined``,
-  ``end``) of the actions applied since the last ``events`` or ``start``
+  ``banned``, ``end``) of the actions applied since the last ``events`` or ``start``
 * ``{"op":"quit"}`` -> ``{"ok":true}``, then the process exits.
 
 A request's ``id``, when present, is echoed in its response.

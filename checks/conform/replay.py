@@ -2,9 +2,11 @@
 
 Every *action* line must be legal where it stands; every *consequence* line must be
 one the rules produce after the preceding action, in the same order (consequence lines
-may be left out, never invented or reordered).  The first line that breaks this is the
-*divergence*: its line number, what the log did, what the rules allow there (the legal
-actions of every pending seat) and the rule ids that forbid it (`State.explain`).
+may be left out, never invented or reordered; but a log that writes ``banned`` lines
+says what is banned, so it must write every one the rules produce).  The first line
+that breaks this is the *divergence*: its line number, what the log did, what the rules
+allow there (the legal actions of every pending seat) and the rule ids that forbid it
+(`State.explain`).
 
 `claim_resolution()` also lives here: which table rows decided who got a card when
 several seats claimed it (priority tiers and the seat-order tie-break).  The machine
@@ -124,6 +126,9 @@ def consequence_rules(rules: table_mod.Rules, line: Mapping[str, Any]) -> list[s
         return [rid("turn.timeout_rule")]
     if t == "declined":
         return [r.rule for r in rules.restrictions if "win" in r.bans]
+    if t == "banned":  # the row that creates the ban, else every row creating that kind
+        named = [r.rule for r in rules.restrictions if r.rule == line.get("rule")]
+        return named or [r.rule for r in rules.restrictions if line.get("ban") in r.bans]
     if t == "end":
         res = line.get("result")
         if res == "win":
@@ -218,14 +223,46 @@ def _hand_ok(st: State, line: Mapping[str, Any]) -> str | None:
     return None
 
 
+def _closest(queue: Sequence[dict[str, Any]], line: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The line of the rules a disagreeing log line most likely stands for: of the same
+    type, sharing the most fields (the first of those), else the next line expected."""
+    same = [q for q in queue if q["type"] == line.get("type")]
+    if not same:
+        return queue[0] if queue else None
+    return max(same, key=lambda q: sum(1 for k, v in q.items() if line.get(k) == v))
+
+
+def _left_out(st: State, skipped: Sequence[dict[str, Any]], e: logs.Entry, steps: int,
+              where_vi: str, where_en: str) -> Divergence | None:
+    """A divergence when a log that writes ``banned`` lines skips one of them."""
+    ban = next((q for q in skipped if q["type"] == "banned"), None)
+    if ban is None:
+        return None
+    vi_b, en_b = logs.say_line(ban)
+    return Divergence(
+        e.line, steps, "consequence", e.data, consequence_rules(st.rules, ban),
+        f"nhật ký có ghi dòng banned nên phải ghi đủ, nhưng thiếu một lệnh cấm {where_vi}: "
+        f"theo luật ở đây: {vi_b}",
+        f"the log writes banned lines, so it must write them all, but it leaves one out "
+        f"{where_en}: by the rules here: {en_b}",
+        list(st.pending()), legal_by_seat(st, st.pending()), ban)
+
+
 def replay_log(log: logs.GameLog) -> ReplayResult:
     st = State(log.rules, log.deal)
     res = ReplayResult("conforming", log.source, log.fmt, lines=len(log.entries), state=st)
     queue: list[dict[str, Any]] = []
+    # a log that writes one 'banned' line says what each step bans: none may be left out
+    all_bans = any(e.kind == "consequence" and e.type == "banned" for e in log.entries)
     for e in log.entries:
         if e.kind == "action":
             a = e.action
             assert a is not None
+            if all_bans:
+                res.divergence = _left_out(st, queue, e, res.steps, f"trước dòng {e.line}",
+                                           f"before line {e.line}")
+                if res.divergence is not None:
+                    break
             queue = []
             if st.is_terminal():
                 res.divergence = Divergence(
@@ -246,8 +283,7 @@ def replay_log(log: logs.GameLog) -> ReplayResult:
         want = _comparable(e.data)
         idx = next((i for i, q in enumerate(queue) if _comparable(q) == want), None)
         if idx is None:
-            same = [q for q in queue if q["type"] == e.type]
-            expected = same[0] if same else (queue[0] if queue else None)
+            expected = _closest(queue, e.data)
             basis = expected if expected is not None else e.data
             if expected is None:
                 vi = ("luật không sinh ra dòng này ở đây; bước tiếp theo là một hành động của "
@@ -257,11 +293,18 @@ def replay_log(log: logs.GameLog) -> ReplayResult:
             else:
                 vi_e, en_e = logs.say_line(expected)
                 vi, en = f"theo luật ở đây: {vi_e}", f"by the rules here: {en_e}"
+            rules = consequence_rules(st.rules, basis)
+            if e.type == "banned":  # and the row the log says bans it
+                rules = list(dict.fromkeys(rules + consequence_rules(st.rules, e.data)))
             res.divergence = Divergence(
-                e.line, res.steps, "consequence", e.data,
-                consequence_rules(st.rules, basis), vi, en, list(st.pending()),
+                e.line, res.steps, "consequence", e.data, rules, vi, en, list(st.pending()),
                 legal_by_seat(st, st.pending()), expected)
             break
+        if all_bans:
+            res.divergence = _left_out(st, queue[:idx], e, res.steps, f"trước dòng {e.line}",
+                                       f"before line {e.line}")
+            if res.divergence is not None:
+                break
         bad = _hand_ok(st, e.data)
         if bad is not None:
             res.divergence = Divergence(
@@ -271,6 +314,8 @@ def replay_log(log: logs.GameLog) -> ReplayResult:
                 expected=queue[idx])
             break
         queue = queue[idx + 1:]
+    # a log that stops before a step's bans is truncated there, not wrong: no check at
+    # its end (a finished hand's bans come before its 'end' line, and are checked)
     if res.divergence is not None:
         res.status = "divergence"
     elif not st.is_terminal() and not st.is_stuck():

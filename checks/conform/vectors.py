@@ -227,11 +227,19 @@ def play_case(inp: CaseInput) -> tuple[dict[str, Any], set[str], set[str]]:
     return {"steps": steps, "end": end}, cited, witnessed
 
 
+def _behaviour(consequences: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The consequence lines that are behaviour on their own: all but ``banned`` (a ban
+    is behaviour through the legal sets it changes later)."""
+    return [c for c in consequences if c["type"] != "banned"]
+
+
 def _replay_signature(rules: table_mod.Rules, deal: Deal,
                       steps: Sequence[tuple[Action, bool]]) -> list[Any]:
     """What an engine observes along the steps: the legal set of every pending seat,
     whether each action is accepted, its consequences, the end (rule ids left out: they
-    explain, they are not behaviour)."""
+    explain, they are not behaviour).  ``banned`` lines are left out too: a ban is
+    behaviour through the legal sets it changes later, and two readings that ban
+    differently but never let anyone do something else behave alike."""
     st = State(rules, deal)
     sig: list[Any] = []
     for a, _valid in steps:
@@ -239,7 +247,7 @@ def _replay_signature(rules: table_mod.Rules, deal: Deal,
         sig.append((sorted((s, tuple(sorted(logs.codes_of(st.legal_actions(s)))))
                            for s in st.pending()), a in legal))
         if a in legal:
-            sig.append(logs.step(st, a))
+            sig.append(_behaviour(logs.step(st, a)))
     sig.append({k: v for k, v in _end(st).items() if k != "rules"})
     return sig
 
@@ -385,7 +393,7 @@ class _Shadow:
         """Apply `a`; True when the shadow now differs (illegal there, other consequences)."""
         if a not in self.state.legal_actions():
             return True
-        return logs.step(self.state, a) != consequences
+        return _behaviour(logs.step(self.state, a)) != _behaviour(consequences)
 
 
 def _policy(rng: random.Random, legal: list[Action], eager: bool) -> Action:
@@ -413,7 +421,7 @@ def _return_that_splits(st: State, legal: list[Action], shadows: list[_Shadow]) 
         cons = logs.step(main, a)
         for sh in shadows:
             alt = sh.state.copy()
-            if a not in alt.legal_actions() or logs.step(alt, a) != cons:
+            if a not in alt.legal_actions() or _behaviour(logs.step(alt, a)) != _behaviour(cons):
                 return a
             if alt.pending() != main.pending() or any(
                     set(alt.legal_actions(s)) != set(main.legal_actions(s))
