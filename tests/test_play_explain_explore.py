@@ -208,3 +208,25 @@ def test_explore_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 2
     code, _, err = run(capsys, "explore", "--option", "nope=1", "--no-hypothesis")
     assert code == 2 and "nope" in err
+
+
+def test_every_ban_the_table_can_make_has_words() -> None:
+    t = table.load("family")
+    kinds = set()
+    for name, values in [(None, [None])] + list(t.option_space()):
+        for v in values:
+            rules = t.resolve(4, {name: v} if name else None)
+            kinds |= {b for r in rules.restrictions for b in r.bans}
+    assert "discard-ca-eaten" in kinds  # only under ate-ca-no-both-sides=eaten-faces
+    assert kinds <= set(narrate.BAN_VI) and kinds <= set(narrate.BAN_EN)
+
+
+@pytest.mark.parametrize("opt", [f"{n}={v}" for n, vs in table.load("family").option_space()
+                                 for v in vs])
+def test_play_narrates_a_hand_under_every_option_value(opt: str, capsys: pytest.CaptureFixture
+                                                       [str]) -> None:
+    # `play --option ate-ca-no-both-sides=eaten-faces` used to end in exit 70 (no words
+    # for the ban that value creates)
+    for seed in (1, 2):
+        assert main(["play", "--seed", str(seed), "--option", opt]) == 0
+    assert "Traceback" not in capsys.readouterr().err

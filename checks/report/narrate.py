@@ -27,10 +27,12 @@ SOURCE_VI = {"draw": "quân bốc", "discard": "quân đánh", "return": "quân 
 SOURCE_EN = {"draw": "drawn card", "discard": "discard", "return": "returned card"}
 BAN_VI = {"eat-chan": "ăn {f} thành Chắn", "eat-ca": "ăn {f} thành Cạ", "chiu": "Chíu {f}",
           "discard": "đánh {f}", "discard-ca-pair": "đánh quân thành Cạ với quân mình đã đánh",
+          "discard-ca-eaten": "đánh {f} khi đã đánh quân kia của Cạ đã ăn",
           "win": "ù trong phần còn lại của ván"}
 BAN_EN = {"eat-chan": "eat {f} as a chắn", "eat-ca": "eat {f} as a cạ", "chiu": "take {f} by chíu",
           "discard": "discard {f}",
           "discard-ca-pair": "discard a card that makes a cạ with one they discarded",
+          "discard-ca-eaten": "discard {f} once the other card of the cạ they ate is discarded",
           "win": "win for the rest of the hand"}
 # Claims and moves whose allowing rules are worth showing every time.
 NOTABLE = ("u", "chiu-u", "chiu", "eat", "reclaim", "return", "timeout")
