@@ -420,6 +420,7 @@ def test_a_stuck_hand_has_one_representation() -> None:
     d = stuck[0]
     # the generator keeps one hand that ends stuck, whole, for this very purpose
     assert vectors.STUCK_ENDING in d["focus"] and "(stuck)" in d["description"]["en"]
+    assert f"`{d['id']}`" in (VECTORS / "README.md").read_text(encoding="utf-8")  # named there
     assert d["end"] == {"terminal": False, "stuck": True, "pending": d["end"]["pending"],
                         "legal": {str(s): [] for s in d["end"]["pending"]},
                         "rules": ["stuck-discard"]}

@@ -106,7 +106,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--recompute", action="store_true",
                    help="tính lại các phát hiện dù OPEN_QUESTIONS.json đã khớp / compute the "
                         "findings again even when OPEN_QUESTIONS.json matches the table and "
-                        "its parameters (about 9 minutes on 2 cores)")
+                        "its parameters (about 12 minutes on 2 cores)")
     p.add_argument("--out", default="out/check", metavar="DIR",
                    help="thư mục kết quả / output folder (default out/check)")
     p.add_argument("--seed", type=int, default=DEAL_SEED,
@@ -372,12 +372,12 @@ def run(args: argparse.Namespace) -> int:
     if cached is not None and not args.recompute:
         doc = cached
         emit("\n== Câu hỏi còn mở: dùng lại OPEN_QUESTIONS.json (tính cho đúng bảng luật và "
-             "tham số này; --recompute để tính lại, khoảng 9 phút)",
+             "tham số này; --recompute để tính lại, khoảng 12 phút)",
              "\n== Open questions: reusing OPEN_QUESTIONS.json (computed for this very table "
-             "and these parameters; --recompute computes them again, about 9 minutes)")
+             "and these parameters; --recompute computes them again, about 12 minutes)")
     else:
-        emit("\n== Câu hỏi còn mở: đang tính (khoảng 9 phút trên 2 lõi)",
-             "\n== Open questions: computing (about 9 minutes on 2 cores)")
+        emit("\n== Câu hỏi còn mở: đang tính (khoảng 12 phút trên 2 lõi)",
+             "\n== Open questions: computing (about 12 minutes on 2 cores)")
         doc = findings.compute(table, workers=args.workers,
                                say=(lambda s: None) if args.quiet or args.json else
                                (lambda s: print(f"  {s}", file=sys.stderr, flush=True)))
