@@ -474,7 +474,11 @@ def test_default_report_shows_the_checkers_saved_findings(tmp_path: Path) -> Non
         assert last in text, (rid, last)
     for rid, q in doc["questions"].items():
         for v, f in q.get("frequency", {}).items():
-            assert f"{f['diverged']} trên {f['hands']} ván" in text, (rid, v)
+            # how often it comes up and how often it changes the result, both players
+            for pf in (f, f["uniform"]):
+                for key in ("per_10000", "changed_per_10000"):
+                    assert f"{findings.number(pf[key], 'vi')} (" in text, (rid, v, key)
+            assert f"({findings.number(f['hands'], 'vi')} ván, hạt giống" in text
     # with no checker pictures at --from, the flow diagram is drawn from the table
     assert (out / "diagrams").is_dir() and list((out / "diagrams").glob("flow*.svg"))
     json_mod.dumps(doc)  # the saved document is plain JSON

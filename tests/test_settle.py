@@ -153,7 +153,7 @@ def test_settling_on_the_default_keeps_the_other_findings(
     md = (copy.parent / "OPEN_QUESTIONS.md").read_text(encoding="utf-8")
     assert '<a id="stuck-discard"></a>' not in md
     witnessed = [rid for rid, q in (compute.load() or {})["questions"].items()
-                 if q.get("witness") and rid != "stuck-discard"]
+                 if (q.get("witness") or q.get("full_witness")) and rid != "stuck-discard"]
     assert md.count("```mermaid") == len(witnessed)  # the settled row no longer asks
     rc, _ = _run(capsys, "--undo", "stuck-discard", "--ruleset", str(copy))
     assert rc == 0
