@@ -497,8 +497,14 @@ def z3_all(table: Table, players: int) -> dict[str, Any]:
     (see `compute`): Z3's answers (which witness hand it finds) depend on what the
     process asked it before, and the findings must not."""
     return {o: hands_mod.z3_questions(table.resolve(players, dict([o.split("=", 1)])
-                                                     if o else None))
+                                                     if o else None), timeout_ms=Z3_TIMEOUT_MS)
             for o in z3_settings(table, players)}
+
+
+# Z3's limit per question: far above what the questions take on a quiet machine (a minute
+# or two), so that a loaded machine never turns an answer into "unknown" and the saved
+# findings do not depend on the load.
+Z3_TIMEOUT_MS = 900_000
 
 
 # --------------------------------------------------------------------------- rendering
