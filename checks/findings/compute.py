@@ -183,6 +183,33 @@ def full_witness(table: Table, p: Mapping[str, Any], opt: str,
     return {**w, "blame": blame(table, w)}
 
 
+def _readings(table: Table, skip: str | None = None) -> list[tuple[str, str]]:
+    """Every (row, value) other than the default of the open or provisional rows."""
+    return [(row.id, v) for row in questions.question_rows(table) if row.id != skip
+            for v in row.values if v != row.default]
+
+
+def _blame(table: Table, w: Mapping[str, Any], readings: Sequence[tuple[str, str]],
+           gone: Callable[[Callable[[Mapping[str, str]], State]], str | None]) -> dict[str, Any]:
+    """Replay the witness's actions under each reading; `gone(replay)` says how the
+    scenario disappears there (None: it does not).  An action refused: ``path``."""
+    name, players = w["scale"], int(w.get("players") or 4)
+    deal = Deal.from_json(w["deal"])
+    path = [Action.parse(x) for x in w["path"]]
+    out: list[dict[str, str]] = []
+    for rid, v in readings:
+        def replay(opts: Mapping[str, str], rid: str = rid, v: str = v) -> State:
+            return State.replay(scale.rules_for(table, name, players, {**opts, rid: v}),
+                                deal, path)
+        try:
+            how = gone(replay)
+        except Exception:  # noqa: BLE001 - an action of the path is refused under v
+            how = "path"
+        if how is not None:
+            out.append({"row": rid, "value": v, "how": how})
+    return {"checked": len(readings), "removed_by": out}
+
+
 def blame(table: Table, w: Mapping[str, Any]) -> dict[str, Any]:
     """Which single readings of the other open rows make a witness disappear.
 
@@ -191,30 +218,13 @@ def blame(table: Table, w: Mapping[str, Any]) -> dict[str, Any]:
     action is no longer allowed, or the two readings no longer part ways at the end, the
     scenario rests on that row's default.  The smallest set of readings that removes it is
     then one reading; when no single one does, the list is empty."""
-    name, players = w["scale"], int(w.get("players") or 4)
     opt, a, b = w["option"], w["value_a"], w["value_b"]
-    deal = Deal.from_json(w["deal"])
-    path = [Action.parse(x) for x in w["path"]]
-    out: list[dict[str, str]] = []
-    checked = 0
-    for row in questions.question_rows(table):
-        if row.id == opt:
-            continue
-        for v in row.values:
-            if v == row.default:
-                continue
-            checked += 1
-            try:
-                sa = State.replay(scale.rules_for(table, name, players, {opt: a, row.id: v}),
-                                  deal, path)
-                sb = State.replay(scale.rules_for(table, name, players, {opt: b, row.id: v}),
-                                  deal, path)
-            except Exception:  # noqa: BLE001 - an action of the path is refused under v
-                out.append({"row": row.id, "value": v, "how": "path"})
-                continue
-            if witness._differ(sa, sb) is None:
-                out.append({"row": row.id, "value": v, "how": "same"})
-    return {"checked": checked, "removed_by": out}
+
+    def gone(replay: Callable[[Mapping[str, str]], State]) -> str | None:
+        sa, sb = replay({opt: a}), replay({opt: b})
+        return "same" if witness._differ(sa, sb) is None else None
+
+    return _blame(table, w, _readings(table, skip=opt), gone)
 
 
 def _blame_line(b: Mapping[str, Any] | None, lang: str) -> tuple[str, str] | None:
@@ -269,24 +279,11 @@ def _stuck_witness(table: Table, params: Mapping[str, Any], workers: int,
 def blame_stuck(table: Table, w: Mapping[str, Any]) -> dict[str, Any]:
     """Which single readings of the open rows make a deadlock disappear: its actions
     replayed under each value of each open or provisional row (see `blame`)."""
-    sc = scale.SCALES[w["scale"]]
-    deal = Deal.from_json(w["deal"])
-    path = [Action.parse(x) for x in w["path"]]
-    out: list[dict[str, str]] = []
-    checked = 0
-    for row in questions.question_rows(table):
-        for v in row.values:
-            if v == row.default:
-                continue
-            checked += 1
-            try:
-                st = State.replay(scale.scaled_rules(table, sc, {row.id: v}), deal, path)
-            except Exception:  # noqa: BLE001 - an action of the path is refused under v
-                out.append({"row": row.id, "value": v, "how": "path"})
-                continue
-            if st.is_terminal() or st.legal_actions():
-                out.append({"row": row.id, "value": v, "how": "moves"})
-    return {"checked": checked, "removed_by": out}
+    def gone(replay: Callable[[Mapping[str, str]], State]) -> str | None:
+        st = replay({})
+        return "moves" if st.is_terminal() or st.legal_actions() else None
+
+    return _blame(table, w, _readings(table), gone)
 
 
 def every_few_seconds(report: Callable[[int, int], None],
