@@ -6,6 +6,11 @@ id (or table path) and the field.  Nothing from the table is ever executed.
 
 `Table` is the validated file; `Table.resolve(players, options)` gives `Rules`, the
 concrete parameters one game runs under.
+
+The vocabulary the machine interprets is listed below as constants: `TRIGGERS` and `BANS`
+for ``[[restriction]]`` (what creates a ban and what it forbids), `SCOPES` for how far a
+ban reaches from the triggering card (`Rules.scope_faces`), `CA_KINDS` for the classes
+of cạ, `MACHINE_VALUES` for the option rows the machine reads by role.
 """
 
 from __future__ import annotations
