@@ -158,5 +158,8 @@ def test_the_line_in_open_questions_md_says_stuck_in_vietnamese_numbers() -> Non
             "quả ở 630 (548,5–722,7) / 10.000 ván (3.000 ván); nếu dòng "
             "`ate-ca-no-both-sides` hiểu là `eaten-faces`: xuất hiện ở 800") in line
     assert line.index("Với `as-written`") < line.index(" — *Under `as-written`")
-    # nothing measured again: no line
+    # no reading to measure again under: said so; saved before these figures: no line
+    md = _render({"as-written": {**as_written, "blame": []}})
+    assert "**Nếu hiểu khác / How often, read otherwise:** Với `as-written`, tình huống " \
+           "không dựa vào cách hiểu nào của dòng khác" in md
     assert "**Nếu hiểu khác" not in _render({"as-written": as_written})

@@ -5,8 +5,10 @@ provisional row it searches the scaled-down configurations of checks/explore/sca
 shortest scenario in which the default and another value part ways (checks/findings/witness.py),
 plays seeded full-size random hands, by a greedy and by a uniform random player, with a
 shadow game per value to say how often the choice comes up and, playing the same hand
-under that value, how often it changes the result (with 95% intervals), and asks the
-all-hands questions (checks/oracles/hands.py).  It also reports what the exploration
+under that value, how often it changes the result (with 95% intervals), measures those
+figures again under each of the few readings of other rows its scenario rests on
+(`frequency_blame`: fewer hands, greedy player), and asks the all-hands questions
+(checks/oracles/hands.py).  It also reports what the exploration
 found on its own (deadlocks under the defaults) as questions the text does not answer.
 
 The result is a JSON document (`FILE_NAME`, committed next to OPEN_QUESTIONS.md because
@@ -722,12 +724,17 @@ def _frequency_blame_line(f: Mapping[str, Any], lang: str) -> str:
     """One value's figure as the table reads today and under each single other reading it
     rests on (``f["blame"]``, greedy player): how often the hand is stuck when the value
     leaves hands stuck, else how often the choice comes up and changes the result.
-    Empty when nothing was measured again."""
-    entries = f.get("blame") or []
-    if not entries:
+    Empty for findings saved before the figures were measured again."""
+    if "blame" not in f:
         return ""
+    entries = f["blame"]
     vi = lang == "vi"
     value = str(f["option"]).split("=", 1)[-1]
+    if not entries:
+        return (f"Với `{value}`, tình huống không dựa vào cách hiểu nào của dòng khác: con "
+                f"số không được đo lại." if vi else
+                f"Under `{value}` the scenario rests on no reading of another row: the figure "
+                f"was not measured again.")
     stuck = bool(f.get("stuck"))
 
     def rates(x: Mapping[str, Any]) -> str:
