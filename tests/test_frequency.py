@@ -49,6 +49,7 @@ def test_playing_on_from_the_parting_equals_playing_the_hand_under_the_value(
                 assert other == mine, (key, i)
             else:
                 assert f[2] == (other != mine), (key, i)
+                assert f[3] == (other[0] == "stuck"), (key, i)
                 changed_seen += f[2]
     assert changed_seen > 0  # the comparison is not vacuous
 

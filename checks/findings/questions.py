@@ -62,6 +62,9 @@ class Finding:
     weight: float = 0.0  # how often the question changes a hand's result (per 10,000)
     blame_vi: str | None = None  # the other rows' readings the scenario rests on
     blame_en: str | None = None
+    # how often, as the table reads today and under each of those readings
+    frequency_blame_vi: str | None = None
+    frequency_blame_en: str | None = None
 
     def __post_init__(self) -> None:
         if len(self.steps_vi) != len(self.steps_en):
@@ -108,6 +111,13 @@ def _render_finding(row: Row, f: Finding, lang: str = "vi") -> list[str]:
             out.append(f"**Depends on:** {f.blame_en}")
         else:
             out.append(f"**Phụ thuộc / Depends on:** {f.blame_vi or ''} — *{f.blame_en}*")
+    if f.frequency_blame_en:
+        out.append("")
+        if lang == "en":
+            out.append(f"**How often, read otherwise:** {f.frequency_blame_en}")
+        else:
+            out.append(f"**Nếu hiểu khác / How often, read otherwise:** "
+                       f"{f.frequency_blame_vi or ''} — *{f.frequency_blame_en}*")
     if f.effects:
         out.append("")
         out.append(f"| {_label(lang, 'giá trị', 'value')} | "
