@@ -34,7 +34,7 @@ from typing import Any, NamedTuple
 
 from chanspec.checks.conform import logs, replay
 from chanspec.checks.conform.driver import Engine, EngineError
-from chanspec.checks.conform.refengine import outcome_json, state_json
+from chanspec.checks.conform.refengine import action_text, outcome_json, state_json
 from chanspec.checks.output import count
 from chanspec.model import cards
 from chanspec.model import table as table_mod
@@ -478,6 +478,7 @@ class _Step(NamedTuple):
     pos: int
     asked: int
     cons: list[dict[str, Any]] | None
+    said: bytes | None = None  # `mine` as chanspec serve would list it, in its order
 
 
 @dataclass
@@ -649,13 +650,19 @@ class Runner:
             return [{"op": "legal_all"}]
         return [{"op": "legal", "seat": s} for s in range(n)]
 
-    def _read_legal(self, n: int, mine: frozenset[Action]) -> frozenset[Action]:
+    def _read_legal(self, n: int, mine: frozenset[Action], said: bytes | None = None
+                    ) -> frozenset[Action]:
         e = self.engine
         if self.legal_all:
             r = e.receive()
             if not r["ok"]:
                 raise e.fail("protocol", "'legal_all' failed: "
                              f"{r.get('error', '(no error message)')}")
+            if said is not None and isinstance(r.get("actions"), list):
+                raw = e.last_line
+                i = raw.find(b'"actions":[')
+                if i >= 0 and raw[i + 11:raw.find(b"]", i)] == said:
+                    return mine  # word for word what chanspec lists
             return self._parse(r, None, n)
         out: set[Action] = set()
         for s in range(n):
@@ -860,8 +867,15 @@ class Runner:
             texts.append(self._apply_text(a))
             if self.events_op:
                 texts.append('{"op":"events"')
-            plan.append(_Step(self.view(acts), a, (a,), pos, 0, self._advance(ref, (a,))))
+            plan.append(_Step(self.view(acts), a, (a,), pos, 0, self._advance(ref, (a,)),
+                              self._said(acts) if self.legal_all else None))
         return plan, texts
+
+    def _said(self, acts: Sequence[Action]) -> bytes:
+        """The ``actions`` of a ``legal_all`` answer listing `acts` as chanspec serve does
+        (in this order, the engine's names): an answer with exactly these bytes lists
+        exactly these actions, and need not be read action by action."""
+        return ",".join(action_text(self._renamed(a)) for a in acts).encode()
 
     def prepare(self, ch: Choices) -> _Prepared | None:
         """Make the next hand and send its start and first planned steps now, while the
@@ -914,9 +928,9 @@ class Runner:
             if plan[-1].action is None and self.ahead is not None:
                 self.ahead()  # the whole hand is sent: the engine works, we plan the next
             replan = False
-            for mine, a, refs, pos, asked, cons in plan:
+            for mine, a, refs, pos, asked, cons, said in plan:
                 hr.asked = asked
-                theirs = self._read_legal(n, mine)
+                theirs = self._read_legal(n, mine, said)
                 if theirs != mine:
                     at = State.replay(rules, deal, hr.actions)
                     m = self._legal_mismatch(at, mine, theirs, len(hr.actions))
@@ -1210,7 +1224,7 @@ def campaign(command: str | Sequence[str], *, hands: int = 100, seed: int | None
              ruleset: str = "family", max_steps: int = DEFAULT_MAX_STEPS,
              shrink_budget: int = DEFAULT_SHRINK_BUDGET, stop_at_first: bool = False,
              max_differences: int | None = None, jobs: int = 1,
-             readings: Mapping[str, str] | None = None) -> CampaignResult:
+             readings: Mapping[str, str] | None = None, ahead: bool = True) -> CampaignResult:
     """Compare `hands` generated hands; every distinct difference is counted, and its
     first witness shrunk to a minimal one.
 
@@ -1218,7 +1232,8 @@ def campaign(command: str | Sequence[str], *, hands: int = 100, seed: int | None
     hands in parallel and the result does not depend on `jobs` (unless generation stops
     early at `max_differences` or the first difference).  `readings` are option values
     chanspec's own side plays while the engine is still sent the campaign's options
-    (used by --infer-options).
+    (used by --infer-options).  With `ahead`, each engine is sent the next hand while it
+    still answers the one before (the result is the same without).
     """
     table = table_mod.load(ruleset)
     fixed = dict(options or {})
@@ -1231,6 +1246,7 @@ def campaign(command: str | Sequence[str], *, hands: int = 100, seed: int | None
     result = CampaignResult("conforming", cmd_text, seed, jobs=max(1, jobs),
                             readings=dict(readings or {}))
     t0 = time.monotonic()
+    send_ahead = ahead
     choices = option_choices(table, fixed, vary_options)
     col = _Collector(max_differences, stop_at_first)
     counter = iter(range(hands))
@@ -1265,7 +1281,7 @@ def campaign(command: str | Sequence[str], *, hands: int = 100, seed: int | None
             if t is not None:
                 ready.append((*t, runner.prepare(t[1])))
 
-        runner.ahead = ahead
+        runner.ahead = ahead if send_ahead else None
         try:
             while not col.stop.is_set():
                 if ready:

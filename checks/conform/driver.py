@@ -157,6 +157,7 @@ class Engine:
     def __post_init__(self) -> None:
         self.proc: subprocess.Popen[bytes] | None = None
         self._out = _Lines(-1)
+        self.last_line = b""
         self._stderr = _Tail()
         self._exchanges: collections.deque[tuple[str, str]] = collections.deque(
             maxlen=EXCHANGES_KEPT)
@@ -343,6 +344,7 @@ class Engine:
             raise self.fail("crash", "the engine exited (or closed its output) instead of "
                              "answering")
         assert isinstance(line, bytes)
+        self.last_line = line  # the answer as it came (the campaign's fast comparison)
         text = line.decode("utf-8", errors="replace").rstrip("\r")
         self._exchanges.append((sent, text[:2000]))
         if b"\x00<line longer than" in line:

@@ -73,7 +73,7 @@ class _Raw(str):
 _TEXTS: dict[Action, str] = {}
 
 
-def _action_text(a: Action) -> str:
+def action_text(a: Action) -> str:
     t = _TEXTS.get(a)
     if t is None:
         t = _TEXTS[a] = json.dumps(a.as_json(), separators=(",", ":"))
@@ -195,7 +195,7 @@ class Session:
         assert self.state is not None
         if self._legal is None:
             acts = self.state.legal_actions()
-            self._legal = (frozenset(acts), _Raw(",".join(_action_text(a) for a in acts)))
+            self._legal = (frozenset(acts), _Raw(",".join(action_text(a) for a in acts)))
         return self._legal[1]
 
     def _replayed_consequences(self) -> list[dict[str, Any]]:
