@@ -235,6 +235,9 @@ class Session:
         return {"ok": True}
 
 
+FLUSH_EVERY = 64  # answers written at once, at most, when requests come in a batch
+
+
 def _batches(inp: TextIO) -> Iterator[list[str]]:
     """The request lines, in batches: every complete line that has arrived when the
     previous batch is answered (so that a pipelined campaign gets its answers in one
@@ -291,9 +294,16 @@ def serve(stdin: TextIO | None = None, stdout: TextIO | None = None, *,
             if isinstance(req, dict) and "id" in req:
                 resp["id"] = req["id"]
             answers.append(encode(resp) + "\n")
-            if isinstance(req, dict) and req.get("op") == "quit":
+            op = req.get("op") if isinstance(req, dict) else None
+            if op == "quit":
                 quit_ = True
                 break
+            if op == "outcome" or len(answers) >= FLUSH_EVERY:
+                # a hand's answers go out as soon as it ends (a client sending the next
+                # hand meanwhile reads them while this engine goes on)
+                out.write("".join(answers))
+                out.flush()
+                answers = []
         if answers:
             out.write("".join(answers))
             out.flush()
