@@ -418,7 +418,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write_questions(table: Any, path: Path, builtin: bool, qpath: Path) -> None:
-    from chanspec.checks.findings import compute
+    from chanspec.checks.findings import render as render_mod
 
     doc = _findings(table, path, builtin)
-    write_atomic(qpath, compute.render(table, doc))
+    write_atomic(qpath, render_mod.render(table, doc))
