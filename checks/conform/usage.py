@@ -212,11 +212,13 @@ def row_entry(row: table_mod.Row, usage: Usage,
         "section": row.section, "cite": cite_section(row.section),
         "cite_vi": cite_section(row.section, "vi"),
         "locator": row.locator or None, "vi": row.vi, "en": row.en,
+        "title_vi": row.title_vi or None, "title_en": row.title_en or None,
     }
     if row.is_option:
         entry["default"] = row.default
         entry["values"] = [{"value": v, "vi": row.value_text.get(v, {}).get("vi", ""),
                             "en": row.value_text.get(v, {}).get("en", ""),
+                            "label_vi": row.label(v, "vi"), "label_en": row.label(v, "en"),
                             "default": v == row.default} for v in row.values]
     else:
         entry["default"] = None

@@ -316,7 +316,8 @@ def options_table(row: table_mod.Row, effects: Mapping[str, Any] | None = None) 
         is_def = v == row.default
         dflt = (' <span class="badge default"><span class="icon" aria-hidden="true">★</span> '
                 + bi("mặc định", "default") + "</span>") if is_def else ""
-        cells = (f"<th scope='row'>{bi(row.label(v, 'vi'), row.label(v, 'en'))}{dflt}</th>"
+        cells = (f"<th scope='row'>{bi(row.label(v, 'vi'), row.label(v, 'en'))}{dflt}"
+                 f' <span class="footnote">{esc(v)}</span></th>'
                  f"<td>{bi(meaning.get('vi', ''), meaning.get('en', ''))}</td>")
         if effects is not None:
             eff = effects.get(v)
