@@ -366,8 +366,9 @@ def rulebook_page(table: table_mod.Table) -> str:
 
 
 def _rule_entry(row: table_mod.Row) -> str:
+    title = f"{bi(row.title_vi, row.title_en)} " if row.title_vi and row.title_en else ""
     out = [f'<article class="rule st-{row.status}" id="r-{esc(row.id)}">',
-           f'<h3><code class="rid">{esc(row.id)}</code> {status_badge(row.status)} '
+           f'<h3>{title}<code class="rid">{esc(row.id)}</code> {status_badge(row.status)} '
            f'{found_badge(row)}</h3>',
            f'<p class="where">{esc(row.section)}</p>',
            f"<p>{bi(row.vi, row.en)}</p>"]
@@ -695,7 +696,9 @@ def decided_section(table: table_mod.Table) -> str:
         others = ", ".join(v for v in row.values if v != d["value"])
         rows.append(
             f"<tr><td>{esc(date)}</td><td><a class='internal' href='index.html#r-{esc(row.id)}'>"
-            f"<code>{esc(row.id)}</code></a></td><td><code>{esc(d['value'])}</code><br>"
+            f"{bi(row.title('vi'), row.title('en'))} <code>{esc(row.id)}</code></a></td>"
+            f"<td>«{bi(row.label(d['value'], 'vi'), row.label(d['value'], 'en'))}» "
+            f"<code>{esc(d['value'])}</code><br>"
             f"{bi(meaning.get('vi', ''), meaning.get('en', ''))}</td>"
             f"<td>{esc(d.get('was', ''))}, {bi('mặc định', 'default')} "
             f"<code>{esc(d.get('was_default', ''))}</code>; "
