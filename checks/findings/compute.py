@@ -53,6 +53,7 @@ from chanspec.checks.explore.search import alt_rules, explore, worker_ignores_si
 from chanspec.checks.findings import clauses, questions, scenario, witness
 from chanspec.checks.oracles import hands as hands_mod
 from chanspec.checks.output import Ticker
+from chanspec.model import cards
 from chanspec.model.game import Action, Deal, State
 from chanspec.model.table import Table, before_decisions
 
@@ -79,9 +80,27 @@ def default_path() -> Path:
 
 
 def _describe_actions(st: State, acts: Sequence[Action]) -> tuple[str, str]:
+    """The actions in words; several discards (or returns) of one seat as one phrase."""
     if not acts:
         return "không có", "none"
-    parts = [scenario.describe_action(st, a) for a in acts]
+    groups: dict[tuple[int, str], list[Action]] = {}
+    for a in acts:
+        key = (a.seat, a.kind) if a.kind in ("discard", "return") else (a.seat, repr(a))
+        groups.setdefault(key, []).append(a)
+    parts = []
+    for (seat, kind), group in groups.items():
+        if len(group) == 1:
+            parts.append(scenario.describe_action(st, group[0]))
+            continue
+        names = ", ".join(cards.name(a.card) for a in group if a.card is not None)
+        n_vi, n_en = len(group), len(group)
+        if kind == "discard":
+            parts.append((f"Ghế {seat} đánh một trong {n_vi} quân: {names}",
+                          f"Seat {seat} discards one of {n_en} cards: {names}"))
+        else:
+            parts.append((f"Ghế {seat} trả về cửa bị ngắt một trong {n_vi} quân: {names}",
+                          f"Seat {seat} returns one of {n_en} cards to the interrupted gate: "
+                          f"{names}"))
     return "; ".join(p[0] for p in parts), "; ".join(p[1] for p in parts)
 
 
@@ -130,10 +149,10 @@ def _witness_doc(table: Table, name: str, players: int, opt: str, a: str, b: str
     if diff:
         avi, aen = _describe_actions(st, d.only_a)
         bvi, ben = _describe_actions(st, d.only_b)
-        last_vi = (f"Tại đây hai cách hiểu khác nhau — chỉ khi «{row.label(a, 'vi')}»: {avi}; "
-                   f"chỉ khi «{row.label(b, 'vi')}»: {bvi}")
-        last_en = (f"Here the readings part ways — only with «{row.label(a, 'en')}»: {aen}; "
-                   f"only with «{row.label(b, 'en')}»: {ben}")
+        last_vi = (f"Tại đây hai cách hiểu khác nhau — chỉ «{row.label(a, 'vi')}» cho phép: "
+                   f"{avi}; chỉ «{row.label(b, 'vi')}» cho phép: {bvi}")
+        last_en = (f"Here the readings part ways — only «{row.label(a, 'en')}» allows: {aen}; "
+                   f"only «{row.label(b, 'en')}» allows: {ben}")
     else:
         ra, rb = scenario.result_text(d.result_a), scenario.result_text(d.result_b)
         last_vi = (f"Tại đây kết quả khác nhau — khi «{row.label(a, 'vi')}»: {ra[0]}; "

@@ -154,8 +154,9 @@ def blame_line(b: Mapping[str, Any] | None, table: Table) -> tuple[str, str, str
             f"if {en} ({tried_en} tried).", ids)
 
 
-def scale_note(w: Mapping[str, Any]) -> tuple[str, str, str]:
-    """(vi, en, ids): which game the scenario is a hand of."""
+def scale_note(w: Mapping[str, Any], fallback: bool = False) -> tuple[str, str, str]:
+    """(vi, en, ids): which game the scenario is a hand of (`fallback`: a scaled-down one
+    shown because no trial hand of the full-size game reached the choice)."""
     n = len(w["path"])
     if w["scale"] == scale.FULL:
         return (f"Một ván đủ cỡ của gia đình ({w['players']} người, đủ bộ bài) trong các ván "
@@ -167,8 +168,12 @@ def scale_note(w: Mapping[str, Any]) -> tuple[str, str, str]:
     sc = scale.SCALES.get(w["scale"])
     if sc is None:
         return "", "", str(w["scale"])
-    return (f"Một ván thu nhỏ (không có ván đủ cỡ nào cho thấy điều này): {sc.vi}.",
-            f"A scaled-down game (no full-size hand shows this): {sc.en}.", sc.name)
+    if fallback:
+        return (f"Một ván thu nhỏ (không ván đủ cỡ nào trong các ván chơi thử đi tới lựa chọn "
+                f"này): {sc.vi}.",
+                f"A scaled-down game (no full-size trial hand reached this choice): {sc.en}.",
+                sc.name)
+    return f"Một ván thu nhỏ: {sc.vi}.", f"A scaled-down game: {sc.en}.", sc.name
 
 
 def _footnote(parts: list[tuple[str, str]]) -> str:
@@ -200,7 +205,7 @@ def finding_objects(doc: Mapping[str, Any], table: Table,
         notes: list[tuple[str, str]] = [("question", _row_ids(row)),
                                         ("try", f"--option {rid}=…")]
         if w is not None:
-            nvi, nen, nid = scale_note(w)
+            nvi, nen, nid = scale_note(w, fallback=w is small)
             steps_vi = [nvi] + [str(s["action_vi"]) for s in w["steps"]]
             steps_en = [nen] + [str(s["action_en"]) for s in w["steps"]]
             eff = {k: questions.Effect(v["vi"], v["en"]) for k, v in w["effects"].items()}
@@ -289,7 +294,7 @@ def report_findings(doc: Mapping[str, Any] | None, table: Table) -> dict[str, di
         if found:
             d["scenarios"] = []
             for x in found:
-                nvi, nen, _ = scale_note(x)
+                nvi, nen, _ = scale_note(x, fallback=len(found) == 1)
                 a, b = x["value_a"], x["value_b"]
                 d["scenarios"].append({
                     "steps": x["steps"], "players": x["players"],
