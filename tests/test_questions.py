@@ -11,6 +11,7 @@ from chanspec.checks.findings import questions
 from chanspec.checks.findings import render as render_mod
 from chanspec.checks.output import write_atomic
 from chanspec.model import table
+from chanspec.model.source import cite_section
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMITTED = ROOT / questions.FILE_NAME
@@ -32,7 +33,7 @@ def test_every_open_row_is_rendered_with_its_values() -> None:
         # a question by its title, its readings by their labels; ids in the footnote only
         assert f"### {r.title('vi')} — *{r.title('en')}*" in section
         assert r.vi in section and r.en in section
-        assert r.section in section
+        assert f"{cite_section(r.section, 'vi')} / {cite_section(r.section)}" in section
         assert {"checker": "máy kiểm tra", "reading": "đọc kỹ"}.get(r.found_by,
                                                                   "gia đình") in section
         for v in r.values:

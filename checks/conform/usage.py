@@ -27,6 +27,7 @@ from typing import Any
 from chanspec.checks.conform.replay import claim_resolution, consequence_rules
 from chanspec.model import table as table_mod
 from chanspec.model.game import Action, State, deal_random
+from chanspec.model.source import cite_section
 
 # Action lines of the event log: decisions of a seat, not consequences of the rules.
 ACTION_EVENTS = frozenset({"start", "u", "chiu-u", "chiu", "eat", "reclaim", "pass",
@@ -179,22 +180,6 @@ def structure_refs(table: table_mod.Table) -> dict[str, list[str]]:
 
 
 # --------------------------------------------------------------------------- document
-
-SECTION_VI = (("first paragraph", "đoạn đầu"), ("closing paragraph", "đoạn cuối"),
-              ("all bullets", "mọi gạch đầu dòng"), ("bullet", "gạch đầu dòng"))
-
-
-def cite_section(section: str, lang: str = "en") -> str:
-    """``§3 bullet 2`` -> ``Bài Chắn §3, bullet 2`` (``lang="vi"``: ``Bài Chắn §3, gạch
-    đầu dòng 2``); a heading named in the section (``§2 Chíu``) stays as it is."""
-    head, sep, rest = section.partition(" ")
-    if sep and not head.endswith(",") and not rest.startswith("("):
-        section = f"{head}, {rest}"
-    if lang == "vi":
-        for en, vi in SECTION_VI:
-            section = section.replace(en, vi)
-    return f"Bài Chắn {section}"
-
 
 def _decision_list(counter: Counter[str] | None) -> list[dict[str, Any]]:
     if not counter:

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from chanspec.model.source import cite_section
 from chanspec.model.table import Row, Table
 
 FILE_NAME = "OPEN_QUESTIONS.md"
@@ -231,7 +232,9 @@ def render(table: Table, findings: Mapping[str, Finding] | None = None,
         head = r.title("en") if lang == "en" else r.title("vi")
         dflt = label(lang, r.label(r.default or "", "vi"), r.label(r.default or "", "en"))
         found = FOUND_BY_SHORT.get(r.found_by, (r.found_by, r.found_by))
-        out.append(f"| [{_one_line(head)}](#{r.id}) | {_one_line(r.section)} | "
+        sec = label(lang, cite_section(r.section, "vi").removeprefix("Bài Chắn "),
+                    cite_section(r.section).removeprefix("Bài Chắn "))
+        out.append(f"| [{_one_line(head)}](#{r.id}) | {_one_line(sec)} | "
                    f"{label(lang, *STATUS_SHORT[r.status])} | {label(lang, *found)} | "
                    f"«{dflt}» |")
     for r in rows:
@@ -242,7 +245,8 @@ def render(table: Table, findings: Mapping[str, Finding] | None = None,
             f'<a id="{r.id}"></a>',
             f"### {title(r, lang)}",
             "",
-            f"- **{label(lang, 'Mục', 'Section')}:** {r.section}",
+            f"- **{label(lang, 'Mục', 'Section')}:** "
+            f"{label(lang, cite_section(r.section, 'vi'), cite_section(r.section))}",
             f"- **{label(lang, 'Trạng thái', 'Status')}:** {text(lang, svi, sen)}",
             f"- **{label(lang, 'Ai nêu', 'Found by')}:** {text(lang, fvi, fen)}",
             "",
