@@ -89,9 +89,22 @@ def _doc() -> dict[str, Any]:
 DOC = _doc()
 
 
+def _with_extra(doc: dict[str, Any]) -> dict[str, Any]:
+    """`doc` with a finding beyond the table's rows (as `compute` adds for a deadlock the
+    defaults reach), made of a saved scenario."""
+    doc = json.loads(json.dumps(doc))
+    w = doc["questions"]["stuck-discard"]["witness"]
+    doc["extra"] = [{"id": "empty-hand-discard", "vi": "Câu hỏi thử.", "en": "A test question.",
+                     "witness": {**w, "what": "stuck-empty-hand"},
+                     "full_size": {"hands": 3000, "seed": 2026, "first": {},
+                                   "stuck": {"stuck-empty-hand": 12}}}]
+    return doc
+
+
 def test_open_questions_vietnamese_has_no_machine_words() -> None:
-    text = render.render(TABLE, DOC, "vi-only")
+    text = render.render(TABLE, _with_extra(DOC), "vi-only")
     assert "#### Tình huống" in text and "Mức thường gặp" in text  # the findings are in
+    assert "## Máy kiểm tra tìm thêm" in text and "không còn quân để đánh: 12" in text
     found = machine_words(text)
     assert found == [], sorted(set(found))
     # the committed (bilingual) file carries the same Vietnamese, and the ids in footnotes

@@ -172,8 +172,9 @@ def render(table: Table, findings: Mapping[str, Finding] | None = None,
            extra: Sequence[str] = (), lang: str = "vi") -> str:
     """The whole OPEN_QUESTIONS.md for `table` (deterministic: no dates, no paths).
 
-    `extra` is Markdown lines appended at the end (what a checker found beyond the
-    table's rows, e.g. questions the text leaves open that have no row yet).  `lang`
+    `extra` is Markdown lines appended at the end, with their own headings (what a
+    checker found beyond the table's rows, e.g. questions the text leaves open that have
+    no row yet).  `lang`
     ``vi`` (the committed file) is Vietnamese with English beside it; ``en`` is English
     only, for reading on a terminal; ``vi-only`` the Vietnamese alone.  Questions and
     readings are named by their titles and labels; ids only in each question's footnote."""
@@ -273,9 +274,7 @@ def render(table: Table, findings: Mapping[str, Finding] | None = None,
     unknown = sorted(set(findings) - {r.id for r in rows})
     if unknown:
         raise ValueError(f"findings for rows that are not open questions: {', '.join(unknown)}")
-    if extra:
-        out += ["", f"## {label(lang, 'Máy kiểm tra tìm thêm', 'Found by the checker')}",
-                *extra]
+    out += list(extra)
     return "\n".join(out) + "\n"
 
 

@@ -350,6 +350,8 @@ def extra_sections(doc: Mapping[str, Any], table: Table, lang: str = "vi") -> li
     en = lang == "en"
     lbl = questions.label
     out: list[str] = []
+    if doc.get("extra"):
+        out += ["", f"## {lbl(lang, 'Máy kiểm tra tìm thêm', 'Found by the checker')}"]
     for e in doc.get("extra", []):
         w = e["witness"]
         nvi, nen, nid = scale_note(w)
