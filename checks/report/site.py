@@ -590,8 +590,16 @@ def questions_page(table: table_mod.Table, findings: Mapping[str, Any]) -> str:
             freq = text_of(f, "frequency") or _get(f, "frequency", "frequencies", "how_often")
             freq = freq if not isinstance(freq, tuple) else {"vi": freq[0], "en": freq[1]}
         if freq is not None:
+            t = text_of(freq)
+            if t is not None and "\n" in t[0] and t[0].count("\n") == t[1].count("\n"):
+                # a first line saying what the figures are, then one line per reading
+                lines = list(zip(t[0].split("\n"), t[1].split("\n"), strict=True))
+                body = (f"<p>{bi(*lines[0])}</p><ul>"
+                        + "".join(f"<li>{bi(*x)}</li>" for x in lines[1:]) + "</ul>")
+            else:
+                body = render_any(freq)
             parts.append(f'<div class="freq"><h3>{bi("Xảy ra thường không?", "How often?")}</h3>'
-                         f"{render_any(freq)}</div>")
+                         f"{body}</div>")
         blame = text_of(f, "blame") if f is not None else None
         if blame:
             parts.append(f'<p class="blame"><strong>{bi("Phụ thuộc:", "Depends on:")}</strong> '
