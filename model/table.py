@@ -283,6 +283,13 @@ class Table:
     data: Mapping[str, Any]
     rows: Mapping[str, Row]
     variants: Mapping[int, Variant]
+    # resolved rules by (players, options in force): a table never changes, and
+    # resolving is the slow part of starting a hand (a replayed log, an engine's start)
+    _resolved: dict[tuple[Any, ...], Rules] = field(default_factory=dict, compare=False,
+                                                    repr=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "_resolved": {}}  # the cache is not sent to other processes
 
     @property
     def title_vi(self) -> str:
@@ -362,7 +369,11 @@ class Table:
         if options:
             self.check_options(options)
             opts.update(options)
-        return _resolve(self, self.variants[players], opts)
+        key = (players, tuple(sorted(opts.items())))
+        rules = self._resolved.get(key)
+        if rules is None:
+            rules = self._resolved[key] = _resolve(self, self.variants[players], opts)
+        return rules
 
 
 def _cond_holds(cond: Any, options: Mapping[str, str]) -> bool:

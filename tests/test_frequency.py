@@ -12,7 +12,7 @@ import random
 
 import pytest
 from chanspec.checks.explore.search import alt_rules
-from chanspec.checks.findings import compute, questions, witness
+from chanspec.checks.findings import questions, witness
 from chanspec.model import table
 from chanspec.model.game import State, deal_random
 from hypothesis import given
@@ -49,6 +49,7 @@ def test_playing_on_from_the_parting_equals_playing_the_hand_under_the_value(
                 assert other == mine, (key, i)
             else:
                 assert f[2] == (other != mine), (key, i)
+                assert f[3] == (other[0] == "stuck"), (key, i)
                 changed_seen += f[2]
     assert changed_seen > 0  # the comparison is not vacuous
 

@@ -280,8 +280,11 @@ def replay_log(log: logs.GameLog) -> ReplayResult:
             queue = logs.step(st, a)
             res.steps += 1
             continue
-        want = _comparable(e.data)
-        idx = next((i for i, q in enumerate(queue) if _comparable(q) == want), None)
+        if queue and queue[0] == e.data:  # the usual case: the next line, word for word
+            idx: int | None = 0
+        else:
+            want = _comparable(e.data)
+            idx = next((i for i, q in enumerate(queue) if _comparable(q) == want), None)
         if idx is None:
             expected = _closest(queue, e.data)
             basis = expected if expected is not None else e.data

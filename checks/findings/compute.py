@@ -5,8 +5,10 @@ provisional row it searches the scaled-down configurations of checks/explore/sca
 shortest scenario in which the default and another value part ways (checks/findings/witness.py),
 plays seeded full-size random hands, by a greedy and by a uniform random player, with a
 shadow game per value to say how often the choice comes up and, playing the same hand
-under that value, how often it changes the result (with 95% intervals), and asks the
-all-hands questions (checks/oracles/hands.py).  It also reports what the exploration
+under that value, how often it changes the result (with 95% intervals), measures those
+figures again under each of the few readings of other rows its scenario rests on
+(`frequency_blame`: fewer hands, greedy player), and asks the all-hands questions
+(checks/oracles/hands.py).  It also reports what the exploration
 found on its own (deadlocks under the defaults) as questions the text does not answer.
 
 The result is a JSON document (`FILE_NAME`, committed next to OPEN_QUESTIONS.md because
@@ -23,8 +25,13 @@ computing it takes about ten minutes on two cores):
          "searches": [{"value", "scale", "found", "depth", "pairs", "exhaustive"}],
          "frequency": {value: {"hands", "seed", "policy": "greedy", "diverged",
                                "per_10000", "ci95", "changed", "changed_per_10000",
-                               "changed_ci95", "kinds", "first",
-                               "uniform": {the same for the uniform random player}}},
+                               "changed_ci95", "stuck", "stuck_per_10000", "stuck_ci95",
+                               "kinds", "first",
+                               "uniform": {the same for the uniform random player},
+                               "blame": [{"row", "value", "hands", "seed", "policy",
+                                          "diverged", "per_10000", "ci95", "changed",
+                                          "changed_per_10000", "changed_ci95", "stuck",
+                                          "stuck_per_10000", "stuck_ci95"}, ...]}},
          "effects": {value: {"vi", "en"}}}},
      "extra": [{"id", "vi", "en", "witness", "frequency"}],   # found by the checker
      "ends": {"win": n, "draw": n, "stuck-...": n},            # full-size default games
@@ -63,6 +70,9 @@ PARAMS: dict[str, Any] = {
     "budget": 30_000, "hands": 3000, "hands_uniform": 1000, "hand_seed": 2026, "players": 4,
     "clause_hands": 200,
     "explore_deals": 6,
+    # each question's frequency measured again under the readings its witness rests on:
+    # at most `blame_readings` of them, over `blame_hands` greedy hands (same seed)
+    "blame_hands": 500, "blame_readings": 3,
 }
 
 
@@ -279,6 +289,61 @@ def blame_stuck(table: Table, w: Mapping[str, Any]) -> dict[str, Any]:
     return _blame(table, w, _readings(table), gone)
 
 
+def frequency_readings(table: Table, opt: str, q: Mapping[str, Any],
+                       cap: int) -> list[tuple[str, str]]:
+    """The readings question `opt`'s frequencies (`q` its findings) are measured again
+    under: those of other rows that make its witness disappear (the blame of the
+    family's-game witness, else of the scaled-down one), in `_readings` order, at most
+    `cap` of them."""
+    order = {r: i for i, r in enumerate(_readings(table, skip=opt))}
+    for b in ((q.get("full_witness") or {}).get("blame"), q.get("blame")):
+        gone = {(g["row"], g["value"]) for g in (b or {}).get("removed_by", [])}
+        gone &= set(order)  # a row settled since, or the question's own row: not a reading
+        if gone:
+            return sorted(gone, key=order.__getitem__)[:cap]
+    return []
+
+
+_BLAME_KEYS = ("hands", "seed", "policy", "diverged", "per_10000", "ci95", "changed",
+               "changed_per_10000", "changed_ci95", "stuck", "stuck_per_10000", "stuck_ci95")
+
+
+def frequency_blame(table: Table, p: Mapping[str, Any],
+                    wanted: Mapping[str, Sequence[tuple[str, str]]], workers: int = 1,
+                    say: Callable[[str], None] = lambda s: None,
+                    ticker: Ticker | None = None) -> dict[str, dict[str, list[dict[str, Any]]]]:
+    """Each question's frequencies (`wanted`: question row -> readings of other rows)
+    measured again with one reading applied: ``{row: {value: [entry, ...]}}``, an entry
+    per reading in the order of `wanted`, as `witness.frequency` counts them over
+    ``p["blame_hands"]`` greedy hands of seed ``p["hand_seed"]`` played under the reading,
+    with a shadow under the reading and the question's value.
+
+    One run per reading, shadowing every question that asks for it (a shadow never
+    changes the hand nor the other shadows), each run spread over `workers` processes by
+    `witness.frequency`: the result does not depend on `workers`."""
+    players, hands, seed = int(p["players"]), int(p["blame_hands"]), int(p["hand_seed"])
+    order = {r: i for i, r in enumerate(_readings(table))}
+    wanted = {opt: [r for r in rs if r[0] != opt] for opt, rs in wanted.items()}
+    runs = sorted({r for rs in wanted.values() for r in rs}, key=lambda r: (order.get(r, -1), r))
+    got: dict[tuple[str, str, str, str], dict[str, Any]] = {}
+    for rid, v in runs:
+        alts = [(f"{opt}={b}", table.resolve(players, {rid: v, opt: b}))
+                for opt in sorted(wanted) if (rid, v) in wanted[opt]
+                for b in table.rows[opt].values if b != table.rows[opt].default]
+        say(f"{hands} full-size hands with {rid}={v} (seed {seed}): {len(alts)} values")
+        tick = every_few_seconds(lambda done, total: say(f"hands {done}/{total}"),
+                                 ticker or Ticker())
+        freqs, _, _ = witness.frequency(table.resolve(players, {rid: v}), alts, hands, seed,
+                                        workers, progress=tick)
+        for fr in freqs:
+            opt, b = fr.key.split("=", 1)
+            j = fr.as_json()
+            got[(opt, b, rid, v)] = {"row": rid, "value": v, **{k: j[k] for k in _BLAME_KEYS}}
+    return {opt: {b: [got[(opt, b, rid, v)] for rid, v in rs]
+                  for b in table.rows[opt].values if b != table.rows[opt].default}
+            for opt, rs in wanted.items()}
+
+
 def every_few_seconds(report: Callable[[int, int], None],
                       ticker: Ticker) -> Callable[[int, int], None]:
     """`report(done, total)` when the ticker is due, and always for the last one."""
@@ -438,6 +503,13 @@ def _compute(table: Table, p: Mapping[str, Any], doc: dict[str, Any], workers: i
             q["blame"] = blame(table, best[2])
         q["full_witness"] = full_witness(table, p, opt, q["frequency"])
         doc["questions"][opt] = q
+    say(f"frequencies under the readings the witnesses rest on: {p['blame_hands']} hands each")
+    wanted = {opt: frequency_readings(table, opt, q, int(p["blame_readings"]))
+              for opt, q in doc["questions"].items()}
+    for opt, per_value in frequency_blame(table, p, wanted, workers, say, ticker).items():
+        for b, entries in per_value.items():
+            if b in doc["questions"][opt]["frequency"]:
+                doc["questions"][opt]["frequency"][b]["blame"] = entries
     stuck = _stuck_witness(table, p, workers, say)
     if stuck is not None:
         doc["extra"].append({

@@ -69,6 +69,9 @@ class Finding:
     blame_vi: str | None = None  # the other rows' readings the scenario rests on
     blame_en: str | None = None
     footnote: str | None = None  # the ids behind it, one small line (``<sub>…</sub>``)
+    # how often, as the table reads today and under each of those readings
+    frequency_blame_vi: str | None = None
+    frequency_blame_en: str | None = None
 
     def __post_init__(self) -> None:
         if len(self.steps_vi) != len(self.steps_en):
@@ -141,6 +144,10 @@ def _render_finding(row: Row, f: Finding, lang: str = "vi") -> list[str]:
         out.append("")
         out.append(f"**{label(lang, 'Phụ thuộc', 'Depends on')}:** "
                    + text(lang, f.blame_vi or "", f.blame_en))
+    if f.frequency_blame_en:
+        out.append("")
+        out.append(f"**{label(lang, 'Nếu hiểu khác', 'How often, read otherwise')}:** "
+                   + text(lang, f.frequency_blame_vi or "", f.frequency_blame_en))
     if f.effects:
         out.append("")
         out.append(f"| {label(lang, 'cách hiểu', 'reading')} | "

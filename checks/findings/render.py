@@ -121,6 +121,49 @@ def frequency_legend(f: Mapping[str, Any], lang: str) -> str:
             f"{' và '.join(parts)}.")
 
 
+def frequency_blame_line(f: Mapping[str, Any], table: Table, lang: str) -> str:
+    """One value's figure as the table reads today and under each single other reading
+    its scenario rests on (``f["blame"]``, greedy player), in words: how often the hand
+    is stuck when the value leaves hands stuck, else how often the choice comes up and
+    changes the result.  Empty for findings saved before the figures were measured
+    again."""
+    if "blame" not in f:
+        return ""
+    entries = f["blame"]
+    vi = lang != "en"
+    rid, _, value = str(f["option"]).partition("=")
+    row = table.rows.get(rid)
+    name = f"«{row.label(value, 'vi' if vi else 'en')}»" if row is not None else value
+    if not entries:
+        return (f"Với {name}, tình huống không dựa vào cách hiểu nào của câu hỏi khác: con "
+                f"số không được đo lại." if vi else
+                f"With {name} the scenario rests on no reading of another question: the "
+                f"figure was not measured again.")
+    stuck = bool(f.get("stuck"))
+
+    def rates(x: Mapping[str, Any]) -> str:
+        n = number(x["hands"], lang)
+        if stuck:
+            s = _rate(x, "stuck_per_10000", "stuck_ci95", lang)
+            return f"{s} / 10.000 ván ({n} ván)" if vi else f"{s} in 10,000 hands ({n} hands)"
+        up = _rate(x, "per_10000", "ci95", lang)
+        ch = _rate(x, "changed_per_10000", "changed_ci95", lang)
+        return (f"gặp ở {up}, đổi kết quả ở {ch} / 10.000 ván ({n} ván)" if vi else
+                f"comes up in {up} and changes the result in {ch} in 10,000 hands "
+                f"({n} hands)")
+
+    k = "vi" if vi else "en"
+    if vi:
+        head = f"Với {name}, ván bị kẹt ở " if stuck else f"Với {name}, lựa chọn này "
+        rest = [f"nếu {reading(table, e['row'], e['value'], k)}: {'ở ' if stuck else ''}"
+                f"{rates(e)}" for e in entries]
+    else:
+        head = f"With {name} the hand is stuck in " if stuck else f"With {name} the choice "
+        rest = [f"if {reading(table, e['row'], e['value'], k)}: {'in ' if stuck else ''}"
+                f"{rates(e)}" for e in entries]
+    return head + "; ".join([rates(f), *rest]) + "."
+
+
 def reading(table: Table, rid: str, value: str, lang: str) -> str:
     """«title» là «label» — a row read one way, in words."""
     row = table.rows.get(rid)
@@ -257,6 +300,10 @@ def finding_objects(doc: Mapping[str, Any], table: Table,
                 notes.append(("trial hands", f"seed {f['seed']}"))
             fvi.append(f"«{row.label(v, 'vi')}» — {how_often(f, 'vi')}")
             fen.append(f"«{row.label(v, 'en')}» — {how_often(f, 'en')}")
+        fbvi = " ".join(x for v in row.values if v in freq
+                        if (x := frequency_blame_line(freq[v], table, "vi")))
+        fben = " ".join(x for v in row.values if v in freq
+                        if (x := frequency_blame_line(freq[v], table, "en")))
         bl = blame_line(w.get("blame", q.get("blame")) if w is not None else None, table)
         if bl is not None and bl[2]:
             notes.append(("depends on", bl[2]))
@@ -266,6 +313,7 @@ def finding_objects(doc: Mapping[str, Any], table: Table,
                        default=0.0),
             steps_vi=steps_vi, steps_en=steps_en,
             frequency_vi="\n".join(fvi) or None, frequency_en="\n".join(fen) or None,
+            frequency_blame_vi=fbvi or None, frequency_blame_en=fben or None,
             effects=eff, source=None, footnote=_footnote(notes),
             mermaid=None if w is None else divergence.to_mermaid(
                 divergence.picture(table, small or w), lang))
@@ -286,6 +334,7 @@ def report_findings(doc: Mapping[str, Any] | None, table: Table) -> dict[str, di
             "steps_vi": list(f.steps_vi), "steps_en": list(f.steps_en),
             "frequency_vi": f.frequency_vi, "frequency_en": f.frequency_en,
             "blame_vi": f.blame_vi, "blame_en": f.blame_en,
+            "frequency_blame_vi": f.frequency_blame_vi, "frequency_blame_en": f.frequency_blame_en,
             "effects": {k: {"vi": e.vi, "en": e.en} for k, e in f.effects.items()},
             "footnote": _strip_sub(f.footnote or ""),
         }
