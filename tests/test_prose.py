@@ -114,6 +114,16 @@ def test_open_questions_vietnamese_has_no_machine_words() -> None:
     assert any("stuck-discard = " in n and "--option stuck-discard=" in n for n in notes)
 
 
+def test_open_questions_english_prose_names_readings_by_labels_too() -> None:
+    """English may say "eat" or "discard" (its own words), but not a row's or a value's
+    id (the hyphenated ones cannot be English words): those are in the footnotes."""
+    text = render.render(TABLE, _with_extra(DOC), "en")
+    ids = {x for r in TABLE.rows.values() for x in (r.id, *r.values) if "-" in x}
+    found = [w for w in machine_words(text) if w in ids]
+    assert found == [], sorted(set(found))
+    assert not re.search(r"(?i)\b(seed|witness)\b", re.sub(r"<sub>.*?</sub>", "", text))
+
+
 def test_a_planted_id_in_the_findings_is_caught() -> None:
     bad = json.loads(json.dumps(DOC))
     w = bad["questions"]["stuck-discard"].get("full_witness") or \
