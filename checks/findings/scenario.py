@@ -3,7 +3,12 @@
 `narrate(rules, deal, actions)` replays the actions on the reference machine and returns
 one `Step` per action: who acted, what they did (cards by their Vietnamese names), and
 what followed by itself (a card passed on, a dead card and the next draw, a laid group,
-the end of the hand).  Step 0 is the deal.  `Step.as_report()` gives the dict shape that
+the end of the hand).  When several seats were asked about a card, the step that closes
+the window says who wanted what and which claim took it, citing the row that decides
+(`State.claim_verdict`) by its short title, never its id.  Every ban a step creates that
+matters is told with its reason and its row's title; the bans every discard or eaten cạ
+creates are told only when they later refuse an action on the path (`refused`, from
+`State.explain`).  Step 0 is the deal.  `Step.as_report()` gives the dict shape that
 checks/report/site.py draws (seat, action_vi/action_en, cards, hands, gates, laid).
 """
 
