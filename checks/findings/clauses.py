@@ -191,7 +191,7 @@ def markdown(docs: Sequence[Mapping[str, Any]], lang: str = "vi",
         f"{_num(d['games'], num)} {lbl('ván', 'hands')}" for d in docs)
     seeds = ", ".join(sorted({str(d["seed"]) for d in docs}))
     out += ["", f"{lbl('Mẫu', 'Sample')}: {sample}", "",
-            f"<sub>mã / ids — rows: {'; '.join(ids)} · seed: {seeds}</sub>"]
+            f"<sub>{lbl('mã', 'ids')} — rows: {'; '.join(ids)} · seed: {seeds}</sub>"]
     return out
 
 

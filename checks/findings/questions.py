@@ -169,10 +169,11 @@ def _render_finding(row: Row, f: Finding, lang: str = "vi") -> list[str]:
     return out
 
 
-def _row_footnote(row: Row) -> str:
+def _row_footnote(row: Row, lang: str) -> str:
     """The ids of a question without findings, for typing commands."""
     vals = ", ".join(f"{v}{' (default)' if v == row.default else ''}" for v in row.values)
-    return f"<sub>mã / ids — question: {row.id} = {vals} · try: --option {row.id}=…</sub>"
+    return (f"<sub>{label(lang, 'mã', 'ids')} — question: {row.id} = {vals} · try: "
+            f"--option {row.id}=…</sub>")
 
 
 def render(table: Table, findings: Mapping[str, Finding] | None = None,
@@ -277,7 +278,7 @@ def render(table: Table, findings: Mapping[str, Finding] | None = None,
         f = findings.get(r.id)
         if f is not None:
             out += _render_finding(r, f, lang)
-        out += ["", (f.footnote if f is not None and f.footnote else _row_footnote(r))]
+        out += ["", (f.footnote if f is not None and f.footnote else _row_footnote(r, lang))]
     unknown = sorted(set(findings) - {r.id for r in rows})
     if unknown:
         raise ValueError(f"findings for rows that are not open questions: {', '.join(unknown)}")

@@ -219,10 +219,10 @@ def scale_note(w: Mapping[str, Any], fallback: bool = False) -> tuple[str, str, 
     return f"Một ván thu nhỏ: {sc.vi}.", f"A scaled-down game: {sc.en}.", sc.name
 
 
-def _footnote(parts: list[tuple[str, str]]) -> str:
-    """One small line of ids: ``<sub>mã / ids: …</sub>``."""
+def _footnote(parts: list[tuple[str, str]], lang: str = "vi") -> str:
+    """One small line of ids: ``<sub>mã / ids — …</sub>``."""
     body = " · ".join(f"{k}: {v}" for k, v in parts if v)
-    return f"<sub>mã / ids — {body}</sub>" if body else ""
+    return f"<sub>{questions.label(lang, 'mã', 'ids')} — {body}</sub>" if body else ""
 
 
 def _row_ids(row: Row) -> str:
@@ -314,7 +314,7 @@ def finding_objects(doc: Mapping[str, Any], table: Table,
             steps_vi=steps_vi, steps_en=steps_en,
             frequency_vi="\n".join(fvi) or None, frequency_en="\n".join(fen) or None,
             frequency_blame_vi=fbvi or None, frequency_blame_en=fben or None,
-            effects=eff, source=None, footnote=_footnote(notes),
+            effects=eff, source=None, footnote=_footnote(notes, lang),
             mermaid=None if w is None else divergence.to_mermaid(
                 divergence.picture(table, small or w), lang))
     return out
@@ -438,7 +438,7 @@ def extra_sections(doc: Mapping[str, Any], table: Table, lang: str = "vi") -> li
         notes = [("id", e["id"]), ("scenario", f"{nid}: {' | '.join(w['path'])}")]
         if fs:
             notes.append(("trial hands", f"seed {fs['seed']}"))
-        out += ["", _footnote(notes)]
+        out += ["", _footnote(notes, lang)]
     if doc.get("clauses"):
         out += clauses.markdown(doc["clauses"], lang, table)
     hands = doc.get("hands") or {}
@@ -460,7 +460,7 @@ def extra_sections(doc: Mapping[str, Any], table: Table, lang: str = "vi") -> li
                            f"{number(c['complete'], lang)} | {number(c['u_wins'], lang)} |")
         ids = "; ".join(dict.fromkeys(label for counts in hands.values() for label in counts
                                       if label != "defaults"))
-        out += ["", _footnote([("readings", ids), ("columns", "complete, u_wins")])]
+        out += ["", _footnote([("readings", ids), ("columns", "complete, u_wins")], lang)]
     z = doc.get("z3") or {}
     if z:
         out += ["", f"## {lbl(lang, 'Câu hỏi trên mọi bài', 'Questions over all hands')}", "",
@@ -491,5 +491,6 @@ def extra_sections(doc: Mapping[str, Any], table: Table, lang: str = "vi") -> li
                                ("unknown", "; ".join(f"{o or 'defaults'} {n}: {a.get('why')}"
                                                      for o, qs in z.items()
                                                      for n, a in qs.items()
-                                                     if a["answer"] not in ("witness", "none")))])]
+                                                     if a["answer"] not in ("witness", "none")))],
+                                 lang)]
     return out
