@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from chanspec.checks.findings import compute, questions, witness
+from chanspec.checks.findings import compute, questions, render, witness
 from chanspec.checks.output import Ticker
 from chanspec.model import table
 from chanspec.model.game import State, deal_random
@@ -129,7 +129,7 @@ def test_compute_attaches_them_and_worker_counts_do_not_matter() -> None:
 def _render(frequency: dict[str, Any]) -> str:
     doc = {"questions": {"stuck-discard": {"witness": None, "searches": [],
                                            "frequency": frequency}}}
-    return questions.render(TABLE, compute.finding_objects(doc, TABLE))
+    return questions.render(TABLE, render.finding_objects(doc, TABLE))
 
 
 def _figure(value: str, hands: int, diverged: int, changed: int, stuck: int) -> dict[str, Any]:
@@ -149,17 +149,21 @@ def test_the_line_in_open_questions_md_says_stuck_in_vietnamese_numbers() -> Non
     md = _render({"as-written": {**as_written, "blame": [entry]},
                   "forbid-claim": {**other, "blame": [other_entry]}})
     line = next(x for x in md.split("\n") if x.startswith("**Nếu hiểu khác"))
-    assert ("Với `as-written`, ván bị kẹt ở 7.153,3 (6.989,2–7.312) / 10.000 ván (3.000 ván); "
-            "nếu dòng `ate-ca-no-both-sides` hiểu là `eaten-faces`: ở 20 (3,5–112,4) / "
-            "10.000 ván (500 ván).") in line
-    assert "the hand is stuck in 7,153.3 (6,989.2–7,312) of 10,000 hands (3,000 hands)" in line
+    row, other_row = TABLE.rows["stuck-discard"], TABLE.rows[BOTH_SIDES[0]]
+    # in words: the value by its label, the other reading by its row's title and label
+    aw = f"«{row.label('as-written', 'vi')}»"
+    rd = f"«{other_row.title('vi')}» là «{other_row.label(BOTH_SIDES[1], 'vi')}»"
+    assert (f"Với {aw}, ván bị kẹt ở 7.153 (6.989–7.312) / 10.000 ván (3.000 ván); "
+            f"nếu {rd}: ở 20 (4–112) / 10.000 ván (500 ván).") in line
+    assert ("the hand is stuck in 7,153 (6,989–7,312) in 10,000 hands (3,000 hands)") in line
     # a value that leaves no hand stuck: how often it comes up and changes the result
-    assert ("Với `forbid-claim`, lựa chọn này xuất hiện ở 7.703,3 (7.549,4–7.850,3), đổi kết "
-            "quả ở 630 (548,5–722,7) / 10.000 ván (3.000 ván); nếu dòng "
-            "`ate-ca-no-both-sides` hiểu là `eaten-faces`: xuất hiện ở 800") in line
-    assert line.index("Với `as-written`") < line.index(" — *Under `as-written`")
+    fc = f"«{row.label('forbid-claim', 'vi')}»"
+    assert (f"Với {fc}, lựa chọn này gặp ở 7.703 (7.549–7.850), đổi kết quả ở 630 (548–723) "
+            f"/ 10.000 ván (3.000 ván); nếu {rd}: gặp ở 800") in line
+    assert line.index(f"Với {aw}") < line.index(f" — *With «{row.label('as-written', 'en')}»")
+    assert "as-written" not in line and BOTH_SIDES[0] not in line  # no ids in the prose
     # no reading to measure again under: said so; saved before these figures: no line
     md = _render({"as-written": {**as_written, "blame": []}})
-    assert "**Nếu hiểu khác / How often, read otherwise:** Với `as-written`, tình huống " \
-           "không dựa vào cách hiểu nào của dòng khác" in md
+    assert (f"**Nếu hiểu khác / How often, read otherwise:** Với {aw}, tình huống không dựa "
+            "vào cách hiểu nào của câu hỏi khác") in md
     assert "**Nếu hiểu khác" not in _render({"as-written": as_written})
