@@ -7,7 +7,8 @@ Measured in one run, on the same seeded hands:
 * ``machine``: the baseline.  The hands' actions applied in-process with
   ``State.replay`` (no checking beyond the machine's own legality test): steps/s.
 * ``replay``: ``chanspec replay`` on the same hands written as full game logs (every
-  consequence line present): parse + check every action and consequence: steps/s, and
+  consequence line present): parse + check every action and consequence, read from cold
+  (no line remembered as checked before the repetition): steps/s, and
   its ratio to the machine baseline.
 * ``differential``: ``chanspec conform`` against ``chanspec serve`` as an external engine
   (``legal_all``, pipelined requests; ``--jobs N`` engine processes), no mismatch to
@@ -60,6 +61,7 @@ def bench_replay(seed: int, games: int, repeat: int) -> dict[str, Any]:
             game.State.replay(h.rules, h.deal, h.history)
 
     def check() -> None:
+        logs.forget_checked()  # each repetition reads the logs from cold
         for t in texts:
             assert replay.replay_text(t).status == "conforming"
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import copy as _copy
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -233,6 +233,14 @@ class _Plan:
         self.reclaim = opt(rid("turn.reclaim_rule")) == "before-next-acts"
         self.claim_ok = {k: c.allowed for k, c in rules.claims.items()}
         self.tier = {kind: i for i, t in enumerate(rules.priority) for kind in t}
+        # the row that puts one claim kind ahead of another: [claims] priority_rules[i]
+        # with what it says (priority_says[i], [higher, lower]); see State.claim_verdict
+        prs = [v for _, v in sorted((int(k.rsplit(".", 1)[1]), v)
+                                    for k, v in rules.rule_ids.items()
+                                    if k.startswith("claims.priority_rules."))]
+        says = rules.table.data["claims"].get("priority_says", [])
+        self.priority_rows: list[tuple[str, str, str]] = [
+            (str(hi), str(lo), r) for (hi, lo), r in zip(says, prs, strict=False)]
         faces = rules.faces
         # by trigger: (row, bans, reach, scope row) for each restriction; reach[f] lists
         # the faces other than f that a ban triggered by f also covers (the restriction's
@@ -1040,6 +1048,49 @@ class State:
         start = w.gate if self._plan.owner_first else (w.gate + 1) % self.n
         return [(start + i) % self.n for i in range(self.n)]
 
+    def claim_winner(self, answers: Mapping[int, Action]) -> Action | None:
+        """The claim that takes the window's card, given every asked seat's answer (None:
+        all passed): the highest tier of ``[claims] priority``, ties by the seat order of
+        ``claims.tie_break_option``."""
+        w = self.window
+        assert w is not None
+        claims = [a for a in answers.values() if a.kind not in ("pass", "timeout")]
+        if len(claims) <= 1:
+            return claims[0] if claims else None
+        order = self._seat_order(w)
+        tier = self._plan.tier
+        return min(claims, key=lambda a: (tier[a.kind], order.index(a.seat)))
+
+    def claim_verdict(self, answers: Mapping[int, Action]) -> tuple[
+            Action | None, list[tuple[Action, str]]]:
+        """The winning claim among `answers` (see `claim_winner`) and, for each claim it
+        beats, the row that decides between the two: the seat-order row within a tier,
+        else the ``[claims] priority_rules`` row that orders those two kinds (or, when no
+        row names both, the one that puts the winner's kind first)."""
+        best = self.claim_winner(answers)
+        if best is None:
+            return None, []
+        tier = self._plan.tier
+
+        def kind(k: str) -> str:
+            return "u" if k == "chiu-u" else k
+
+        out: list[tuple[Action, str]] = []
+        for a in answers.values():
+            if a == best or a.kind in ("pass", "timeout"):
+                continue
+            if tier[a.kind] == tier[best.kind]:
+                out.append((a, self.rules.rid("claims.tie_break_rule")))
+                continue
+            hi, lo = kind(best.kind), kind(a.kind)
+            rows = self._plan.priority_rows
+            row = (next((r for x, y, r in rows if {x, y} == {hi, lo}), None)
+                   or next((r for x, _, r in rows if x == hi), None)
+                   or next((r for _, y, r in rows if y == lo), None)
+                   or (rows[0][2] if rows else self.rules.rid("claims.tie_break_rule")))
+            out.append((a, row))
+        return best, out
+
     def _resolve(self) -> None:
         w = self.window
         assert w is not None
@@ -1056,14 +1107,7 @@ class State:
                 continue  # decline-by-claim=pass-only: eating or chíu instead keeps the right
             if any(a.kind in ("u", "chiu-u") for a in opts):
                 self._trigger(s, "decline-u", None)
-        best = None
-        claims = [a for a in w.responses.values() if a.kind != "pass"]
-        if len(claims) == 1:
-            best = claims[0]
-        elif claims:
-            order = self._seat_order(w)
-            tier = self._plan.tier
-            best = min(claims, key=lambda a: (tier[a.kind], order.index(a.seat)))
+        best = self.claim_winner(w.responses)
         # passing a card one could eat creates bans (for the seat whose turn it was)
         t = w.turn
         resp = w.responses.get(t)

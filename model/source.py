@@ -23,6 +23,23 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+# how a row's ``section`` is read aloud in Vietnamese (`cite_section`)
+SECTION_VI = (("first paragraph", "đoạn đầu"), ("closing paragraph", "đoạn cuối"),
+              ("all bullets", "mọi gạch đầu dòng"), ("bullet", "gạch đầu dòng"))
+
+
+def cite_section(section: str, lang: str = "en") -> str:
+    """``§3 bullet 2`` -> ``Bài Chắn §3, bullet 2`` (``lang="vi"``: ``Bài Chắn §3, gạch
+    đầu dòng 2``); a heading named in the section (``§2 Chíu``) stays as it is."""
+    head, sep, rest = section.partition(" ")
+    if sep and not head.endswith(",") and not rest.startswith("("):
+        section = f"{head}, {rest}"
+    if lang == "vi":
+        for en, vi in SECTION_VI:
+            section = section.replace(en, vi)
+    return f"Bài Chắn {section}"
+
+
 PLACE_RE = re.compile(r"^§(\d+) ([¶•])(\d+) s(\d+)(?:-(\d+))?$")
 PART_RE = re.compile(r"^(\d+)\.\s+\S")
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")

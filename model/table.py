@@ -115,6 +115,19 @@ class Row:
     # as history and its chosen ``value`` is in `default`
     decisions: tuple[Mapping[str, str], ...] = ()
     locator: str = ""  # where its words are in the family's text (LOCATOR_RE)
+    # a short title for the family's prose ("Chíu trước ăn"): required on open and
+    # provisional rows and on the rows scenarios cite (claim priority, bans)
+    title_vi: str = ""
+    title_en: str = ""
+
+    def title(self, lang: str = "vi") -> str:
+        """The row's short title in `lang` (``vi`` or ``en``); its id when it has none."""
+        return (self.title_vi if lang == "vi" else self.title_en) or self.id
+
+    def label(self, value: str, lang: str = "vi") -> str:
+        """A value's short label in `lang` (``label_vi``/``label_en`` of the table); the
+        value id when it has none (a settled row's history may lack them)."""
+        return str(self.value_text.get(value, {}).get(f"label_{lang}") or value)
 
     @property
     def is_option(self) -> bool:
@@ -309,6 +322,13 @@ class Table:
     data: Mapping[str, Any]
     rows: Mapping[str, Row]
     variants: Mapping[int, Variant]
+    # resolved rules by (players, options in force): a table never changes, and
+    # resolving is the slow part of starting a hand (a replayed log, an engine's start)
+    _resolved: dict[tuple[Any, ...], Rules] = field(default_factory=dict, compare=False,
+                                                    repr=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "_resolved": {}}  # the cache is not sent to other processes
 
     @property
     def title_vi(self) -> str:
@@ -388,7 +408,11 @@ class Table:
         if options:
             self.check_options(options)
             opts.update(options)
-        return _resolve(self, self.variants[players], opts)
+        key = (players, tuple(sorted(opts.items())))
+        rules = self._resolved.get(key)
+        if rules is None:
+            rules = self._resolved[key] = _resolve(self, self.variants[players], opts)
+        return rules
 
 
 def _cond_holds(cond: Any, options: Mapping[str, str]) -> bool:
@@ -429,7 +453,8 @@ def _parse_rows(ck: _Checker, data: Mapping[str, Any]) -> dict[str, Row]:
         if isinstance(r, dict) and isinstance(r.get("id"), str):
             where = r["id"]
         if not ck.keys(where, r, ["id", "section", "status", "vi", "en"],
-                       ["default", "values", "found_by", "value", "decision", "locator"]):
+                       ["default", "values", "found_by", "value", "decision", "locator",
+                        "title_vi", "title_en"]):
             continue
         rid = ck.typed(where, r, "id", str)
         for f in ("section", "vi", "en"):
@@ -455,10 +480,14 @@ def _parse_rows(ck: _Checker, data: Mapping[str, Any]) -> dict[str, Row]:
             for name, text in values.items():
                 if not ID_RE.match(name):
                     ck.add(where, f"values.{name}", "a value name must be kebab-case")
-                if ck.keys(f"{where}.values", text, ["vi", "en"]) and isinstance(text, dict):
+                if ck.keys(f"{where}.values", text, ["vi", "en"], LABEL_FIELDS) and \
+                        isinstance(text, dict):
                     for lang in ("vi", "en"):
                         if lang in text and not isinstance(text[lang], str):
                             ck.add(where, f"values.{name}.{lang}", "expected a string")
+                    for fld in LABEL_FIELDS:
+                        if fld in text:
+                            _check_short(ck, where, f"values.{name}.{fld}", text[fld])
         default = r.get("default")
         if default is not None and not isinstance(default, str):
             ck.add(where, "default", f"expected the name of one of its values, found {default!r}")
@@ -485,6 +514,11 @@ def _parse_rows(ck: _Checker, data: Mapping[str, Any]) -> dict[str, Row]:
         if "value" in r and not (status == "settled" and values):
             ck.add(where, "value", "only a settled row with `values` (its history) has a "
                    "chosen `value`; an open or provisional row has a `default`")
+        for fld in TITLE_FIELDS:
+            if fld in r:
+                _check_short(ck, where, fld, r[fld])
+        if status in ("provisional", "open"):
+            _require_words(ck, where, r, values, str(status))
         decisions = _parse_decisions(ck, where, r.get("decision"), values, status)
         if rid is None:
             continue
@@ -505,8 +539,64 @@ def _parse_rows(ck: _Checker, data: Mapping[str, Any]) -> dict[str, Row]:
             found_by=str(found_by),
             decisions=decisions,
             locator=locator,
+            title_vi=str(r.get("title_vi") or ""),
+            title_en=str(r.get("title_en") or ""),
         )
     return rows
+
+
+TITLE_FIELDS = ("title_vi", "title_en")
+LABEL_FIELDS = ("label_vi", "label_en")
+SHORT_MAX = 60  # characters: a title or label is a few words, not a sentence
+
+
+def _check_short(ck: _Checker, where: str, fld: str, text: Any) -> None:
+    """A title or label: a short one-line string."""
+    if not isinstance(text, str):
+        ck.add(where, fld, f"expected a short string, found {type(text).__name__} {text!r}")
+    elif not text.strip():
+        ck.add(where, fld, "must not be empty")
+    elif "\n" in text or len(text) > SHORT_MAX:
+        ck.add(where, fld, f"must be a few words on one line (at most {SHORT_MAX} "
+               f"characters), found {len(text)}: put the full sentence in vi/en")
+
+
+def _require_title(ck: _Checker, rid: Any, rows: Mapping[str, Row], cited_by: str) -> None:
+    """A row that scenarios cite to the family (who won a claim, why a ban) needs its
+    short title, whatever its status."""
+    row = rows.get(rid) if isinstance(rid, str) else None
+    if row is not None and not (row.title_vi and row.title_en):
+        ck.add(row.id, "title_vi" if not row.title_vi else "title_en",
+               f"cited by {cited_by}: scenarios name it to the family by a short title "
+               "(title_vi and title_en)")
+
+
+def _require_words(ck: _Checker, where: str, r: Mapping[str, Any],
+                   values: Mapping[str, Any], status: str) -> None:
+    """An open or provisional row is shown to the family by its title and its values by
+    their labels (never by their ids): both are required, and labels must tell the
+    values apart."""
+    for fld in TITLE_FIELDS:
+        if fld not in r:
+            ck.add(where, fld, f"{_a(status)} row needs a short title ({fld} = \"…\"), "
+                   "shown to the family instead of its id")
+    for lang_fld in LABEL_FIELDS:
+        seen: dict[str, str] = {}
+        for name, text in values.items():
+            if not isinstance(text, dict):
+                continue
+            if lang_fld not in text:
+                ck.add(where, f"values.{name}.{lang_fld}", f"{_a(status)} row needs a short "
+                       f"label for each value ({lang_fld} = \"…\"), shown to the family "
+                       "instead of the value's id")
+                continue
+            lab = text[lang_fld]
+            if isinstance(lab, str) and lab.strip():
+                key = lab.strip().casefold()
+                if key in seen:
+                    ck.add(where, f"values.{name}.{lang_fld}", f"{lab!r} is also the label "
+                           f"of {seen[key]!r}: labels must tell the values apart")
+                seen.setdefault(key, name)
 
 
 DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -775,6 +865,8 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
             prs = []
         for j, rid in enumerate(prs):
             ck.ref("claims", f"priority_rules[{j}]", rid, rows)
+            _require_title(ck, rid, rows, f"[claims] priority_rules[{j}]")
+        _require_title(ck, cl.get("tie_break_rule"), rows, "[claims] tie_break_rule")
         # what the cited rows say is checked against the default order (`priority`); an
         # option that reorders the tiers (priority_by_value) overrides that row's words
         _check_priority_says(ck, well_formed.get("priority"), prs, cl.get("priority_says"))
@@ -798,6 +890,7 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
                                                          "scope_by_value"]):
             continue
         ck.ref(where, "rule", r.get("rule"), rows)
+        _require_title(ck, r.get("rule"), rows, f"[[restriction]] {where}")
         if r.get("trigger") not in TRIGGERS:
             ck.add(where, "trigger", f"{r.get('trigger')!r} is not one of {', '.join(TRIGGERS)}")
         lists: list[tuple[str, Any]] = []

@@ -78,11 +78,16 @@ def test_a_table_without_a_clause_does_not_count_it() -> None:
 
 
 def test_markdown_names_each_verdict(sample: list[dict[str, object]]) -> None:
-    md = "\n".join(clauses.markdown(sample))
-    assert "`pass-chan-ban` (chiu) | Chíu / chíu |" in md
+    md = "\n".join(clauses.markdown(sample, "vi", TABLE))
+    row = TABLE.rows["pass-chan-ban"]
+    # the row by its title; its id (and the clause's) only in the footnote
+    assert f"| {row.title('vi')} / {row.title('en')} | Chíu / chíu |" in md
     assert "**chưa bao giờ gặp** / **never reached**" in md
-    en = "\n".join(clauses.markdown(sample, "en"))
-    assert "never reached" in en and "chưa" not in en and "seed 3" in en
+    body, note = md.split("<sub>")
+    assert "pass-chan-ban" not in body and "pass-chan-ban (chiu)" in note
+    assert "seed" not in body and "seed: 3" in note
+    en = "\n".join(clauses.markdown(sample, "en", TABLE))
+    assert "never reached" in en and "chưa" not in en and row.title("en") in en
 
 
 # --------------------------------------------------------------------------- blame
@@ -105,8 +110,15 @@ def test_blame_names_the_readings_a_witness_rests_on() -> None:
     assert ("ate-ca-no-both-sides", "eaten-faces") in gone
     # a reading that cannot touch this scenario does not remove it
     assert ("lao-thang", "off") not in gone
-    line = compute._blame_line(b, "en")
-    assert line is not None and "`ate-ca-no-both-sides` = `eaten-faces`" in line[1]
+    from chanspec.checks.findings import render
+
+    line = render.blame_line(b, TABLE)
+    assert line is not None
+    row = TABLE.rows["ate-ca-no-both-sides"]
+    # in words: the row's title and the reading's label; the ids only for the footnote
+    assert f"«{row.title('vi')}» là «{row.label('eaten-faces', 'vi')}»" in line[0]
+    assert f"«{row.title('en')}» read as «{row.label('eaten-faces', 'en')}»" in line[1]
+    assert "eaten-faces" not in line[0] and "ate-ca-no-both-sides=eaten-faces" in line[2]
 
 
 def test_blame_of_a_deadlock() -> None:

@@ -236,6 +236,44 @@ def test_jobs_do_not_change_the_result() -> None:
     assert (one.hands, one.steps) == (two.hands, two.steps)
 
 
+def test_sending_the_next_hand_ahead_does_not_change_the_result() -> None:
+    """Hands sent while the engine still answers the hand before: after a mismatch the
+    engine's answers are drained and the next hand is sent again; nothing differs."""
+    kw: dict[str, Any] = {"hands": 60, "seed": 9, "timeout": 10, "shrink_budget": 0}
+    on = conform.campaign(engine("pass_chan"), **kw)
+    off = conform.campaign(engine("pass_chan"), ahead=False, **kw)
+    assert on.differences, "the mutant must differ for this test to mean anything"
+    assert [(d.key, d.count, d.hands, d.first_hand) for d in on.differences] == \
+        [(d.key, d.count, d.hands, d.first_hand) for d in off.differences]
+    assert (on.hands, on.steps, on.mismatches) == (off.hands, off.steps, off.mismatches)
+
+
+def test_an_engine_listing_actions_in_its_own_order_conforms(tmp_path: Path) -> None:
+    """An answer that is not word for word chanspec's list is read action by action: the
+    same actions in another order conform, and one action fewer is a difference."""
+    script = tmp_path / "reorder.py"
+    script.write_text(
+        "import sys\n"
+        "from chanspec.checks.conform.refengine import Session, serve\n"
+        "class Reversed(Session):\n"
+        "    def handle(self, req, raw=False):\n"
+        "        resp = super().handle(req, False)\n"
+        "        if isinstance(req, dict) and req.get('op') == 'legal_all' and resp['ok']:\n"
+        "            resp['actions'] = resp['actions'][::-1]\n"
+        "            if DROP and len(resp['actions']) > 1:\n"
+        "                resp['actions'] = resp['actions'][1:]\n"
+        "        return resp\n"
+        "DROP = '--drop' in sys.argv\n"
+        "sys.exit(serve(session=Reversed()))\n", encoding="utf-8")
+    res = conform.campaign([PY, str(script)], hands=8, seed=3, timeout=10)
+    ref = conform.campaign(REFERENCE, hands=8, seed=3, timeout=10)
+    assert res.status == "conforming", conform.render(res, "en", say)
+    assert (res.hands, res.steps) == (ref.hands, ref.steps)
+    bad = conform.campaign([PY, str(script), "--drop"], hands=8, seed=3, timeout=10,
+                           shrink_budget=0)
+    assert bad.status == "mismatch" and bad.differences
+
+
 def test_an_engine_without_legal_all_still_works(tmp_path: Path) -> None:
     """The fallback: an engine whose start does not declare legal_all is asked seat by
     seat (and would refuse legal_all)."""

@@ -12,7 +12,7 @@ import random
 
 import pytest
 from chanspec.checks.explore.search import alt_rules
-from chanspec.checks.findings import compute, questions, witness
+from chanspec.checks.findings import questions, witness
 from chanspec.model import table
 from chanspec.model.game import State, deal_random
 from hypothesis import given
@@ -49,6 +49,7 @@ def test_playing_on_from_the_parting_equals_playing_the_hand_under_the_value(
                 assert other == mine, (key, i)
             else:
                 assert f[2] == (other != mine), (key, i)
+                assert f[3] == (other[0] == "stuck"), (key, i)
                 changed_seen += f[2]
     assert changed_seen > 0  # the comparison is not vacuous
 
@@ -89,9 +90,14 @@ def test_wilson_known_values() -> None:
 
 
 def test_numbers_in_the_familys_format() -> None:
-    assert compute.number(7153, "vi") == "7.153" and compute.number(7153, "en") == "7,153"
-    assert compute.number(12.5, "vi") == "12,5" and compute.number(12.5, "en") == "12.5"
-    assert compute.number(10_000, "vi") == "10.000" and compute.number(0.0, "vi") == "0"
+    from chanspec.checks.findings import render
+
+    assert render.number(7153, "vi") == "7.153" and render.number(7153, "en") == "7,153"
+    assert render.number(12.5, "vi") == "12,5" and render.number(12.5, "en") == "12.5"
+    assert render.number(10_000, "vi") == "10.000" and render.number(0.0, "vi") == "0"
+    # per 10,000 hands a family reads whole hands: 7.153,3 becomes 7.153
+    assert render.whole(7153.3, "vi") == "7.153" and render.whole(2296.7, "en") == "2,297"
+    assert render.whole(0.2, "vi") == "dưới 1" and render.whole(0.0, "vi") == "0"
 
 
 def test_questions_that_change_results_most_come_first() -> None:

@@ -8,15 +8,17 @@ import pytest
 from chanspec.checks.cli import app as cli
 from chanspec.checks.findings import compute as findings
 from chanspec.checks.findings import questions
+from chanspec.checks.findings import render as render_mod
 from chanspec.checks.output import write_atomic
 from chanspec.model import table
+from chanspec.model.source import cite_section
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMITTED = ROOT / questions.FILE_NAME
 
 def test_committed_file_is_up_to_date() -> None:
     assert COMMITTED.is_file(), "run: chanspec questions --write"
-    expected = findings.render(table.load("family"), findings.load())
+    expected = render_mod.render(table.load("family"), findings.load())
     assert COMMITTED.read_text(encoding="utf-8") == expected, (
         "OPEN_QUESTIONS.md is stale; run: chanspec check (or chanspec questions --write)")
 
@@ -27,17 +29,25 @@ def test_every_open_row_is_rendered_with_its_values() -> None:
     assert {r.id for r in rows} >= {"lao-thang", "pass-ca-ban", "returned-card-u",
                                     "reclaim-deadline", "timeout"}
     for r in rows:
-        section = text.split(f"### `{r.id}`", 1)[1].split("\n### ", 1)[0]
+        section = text.split(f'<a id="{r.id}"></a>', 1)[1].split('<a id="', 1)[0]
+        # a question by its title, its readings by their labels; ids in the footnote only
+        assert f"### {r.title('vi')} — *{r.title('en')}*" in section
         assert r.vi in section and r.en in section
-        assert r.section in section
+        assert f"{cite_section(r.section, 'vi')} / {cite_section(r.section)}" in section
         assert {"checker": "máy kiểm tra", "reading": "đọc kỹ"}.get(r.found_by,
                                                                   "gia đình") in section
         for v in r.values:
-            line = next(x for x in section.splitlines() if x.startswith(f"| `{v}`"))
+            cell = f"| «{r.label(v, 'vi')} / {r.label(v, 'en')}»"
+            line = next(x for x in section.splitlines() if x.startswith(cell))
             assert " ".join(r.value_text[v]["vi"].split()) in line
             assert ("(mặc định / default)" in line) == (v == r.default)
+            assert f"`{v}`" not in section
+        note = next(x for x in section.splitlines() if x.startswith("<sub>"))
+        assert f"{r.id} = " in note and all(v in note for v in r.values)
+        assert f"--option {r.id}=" in note
     settled = [r for r in t.rows.values() if r.status == "settled"]
-    assert all(f"### `{r.id}`" not in text for r in settled)
+    assert all(f'<a id="{r.id}">' not in text for r in settled)
+
 
 def test_findings_are_rendered() -> None:
     t = table.load("family")
@@ -52,11 +62,11 @@ def test_findings_are_rendered() -> None:
     plain = questions.render(t)
     text = questions.render(t, {"returned-card-u": finding})
     assert text != plain
-    section = text.split("### `returned-card-u`", 1)[1].split("\n### ", 1)[0]
+    section = text.split('<a id="returned-card-u"></a>', 1)[1].split('<a id="', 1)[0]
     assert "1. Người 1 Chíu ngoài lượt." in section
     assert "*Player 1 returns a card.*" in section
     assert "1 ván trong 40" in section and "1 hand in 40" in section
-    assert "| `allowed` | Người 2 ù.<br>*Player 2 wins.* |" in section
+    assert "| «được ù / ù allowed» | Người 2 ù.<br>*Player 2 wins.* |" in section
     assert "chanspec explore --seed 7" in section
     with pytest.raises(ValueError, match="not open questions"):
         questions.render(t, {"chiu": finding})
@@ -67,7 +77,7 @@ def test_write_and_check_commands(tmp_path: Path, capsys: pytest.CaptureFixture[
     target = tmp_path / "OQ.md"
     assert cli.main(["questions", "--check", str(target)]) == 1  # missing
     assert cli.main(["questions", "--write", str(target)]) == 0
-    expected = findings.render(table.load("family"), findings.load())
+    expected = render_mod.render(table.load("family"), findings.load())
     assert target.read_text(encoding="utf-8") == expected
     assert cli.main(["questions", "--check", str(target)]) == 0
     target.write_text(target.read_text(encoding="utf-8") + "edited\n", encoding="utf-8")

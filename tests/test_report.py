@@ -104,10 +104,13 @@ def test_rulebook_lists_options_meanings_and_default(site: Path) -> None:
     for row in TABLE.option_rows():
         art = article(text, f"r-{row.id}")
         for v in row.values:
-            assert f"<code>{html.escape(v)}</code>" in art
+            # a reading by its label, its id small and grey for whoever types a command
+            assert report.bi(row.label(v, "vi"), row.label(v, "en")) in art
+            assert f'<span class="footnote">{html.escape(v)}</span>' in art
             assert html.escape(row.value_text[v]["vi"]) in art
             assert html.escape(row.value_text[v]["en"]) in art
-        dflt = re.search(r"<tr class='is-default'><th scope='row'><code>([^<]+)</code>", art)
+        dflt = re.search(r"<tr class='is-default'><th scope='row'>.*?"
+                         r'<span class="footnote">([^<]+)</span></th>', art)
         assert dflt and dflt.group(1) == row.default
         assert "mặc định" in art and f'href="questions.html#q-{row.id}"' in art
 
@@ -129,18 +132,19 @@ def test_pages_are_vietnamese_first_with_an_english_switch(site: Path) -> None:
 
 
 def _expected_questions() -> list[tuple[str, str]]:
-    """(id, default) of every question, read from OPEN_QUESTIONS.md as the CLI writes it."""
+    """(id, default's label) of every question, read from OPEN_QUESTIONS.md as the CLI
+    writes it (a question by its title, linked to its id; the default by its label)."""
     md = questions.render(TABLE)
     on_disk = ROOT / questions.FILE_NAME
     texts = [md] + ([on_disk.read_text(encoding="utf-8")] if on_disk.is_file() else [])
     found: list[tuple[str, str]] = []
     for text in texts:
-        rows = re.findall(r"^\| \[`([a-z0-9-]+)`\]\(#[a-z0-9-]+\) \|.*\| `([^`]+)` \|$", text,
+        rows = re.findall(r"^\| \[[^\]]+\]\(#([a-z0-9-]+)\) \|.*\| «([^»]+)» \|$", text,
                           re.MULTILINE)
         assert rows, "the OPEN_QUESTIONS.md summary table was not found"
         found += [r for r in rows if r not in found]
-    table_rows = [(r.id, r.default) for r in TABLE.rows.values()
-                  if r.status in ("open", "provisional")]
+    table_rows = [(r.id, f"{r.label(r.default or '', 'vi')} / {r.label(r.default or '', 'en')}")
+                  for r in TABLE.rows.values() if r.status in ("open", "provisional")]
     assert sorted(table_rows) == sorted(found)  # the table and the file agree
     return found
 
@@ -150,10 +154,11 @@ def test_questions_page_matches_open_questions_md(site: Path) -> None:
     expected = _expected_questions()
     assert len(expected) == sum(r.status in ("open", "provisional") for r in TABLE.rows.values())
     assert len(expected) >= 9  # the family's five undecided points and the checker's own
-    for rid, default in expected:
+    for rid, _default in expected:
         art = article(text, f"q-{rid}")
-        assert f"<code>{default}</code>" in art
         row = TABLE.rows[rid]
+        d = row.default or ""
+        assert f"«{report.bi(row.label(d, 'vi'), row.label(d, 'en'))}»" in art
         assert html.escape(row.vi) in art and html.escape(row.en) in art
         assert f"badge st-{row.status}" in art
     # every findings text OPEN_QUESTIONS.md would show is on the page too
@@ -182,7 +187,9 @@ def test_question_with_findings_shows_scenario_frequency_and_effects(site: Path)
     assert "1.25 %" in art
     assert "Ghế 1 được ăn." in art and "Seat 1 cannot eat." in art
     # the effects sit in the options table, in the row of their value
-    off_row = re.search(r"<th scope='row'><code>off</code>.*?</tr>", art, re.S)
+    off = TABLE.rows["lao-thang"].label("off", "vi")
+    off_row = re.search(rf"<th scope='row'><span class=\"vi\" lang=\"vi\">{off}</span>.*?</tr>",
+                        art, re.S)
     assert off_row and "Ghế 1 không ăn được." in off_row.group(0)
     assert "Ghế 1 được ăn." not in off_row.group(0)
 
@@ -460,6 +467,7 @@ def test_default_report_shows_the_checkers_saved_findings(tmp_path: Path) -> Non
 
     from chanspec.checks.cli import app as cli
     from chanspec.checks.findings import compute as findings
+    from chanspec.checks.findings import render
 
     doc = findings.load()
     assert doc is not None and doc["table_digest"] == findings.table_digest(TABLE)
@@ -477,8 +485,8 @@ def test_default_report_shows_the_checkers_saved_findings(tmp_path: Path) -> Non
             # how often it comes up and how often it changes the result, both players
             for pf in (f, f["uniform"]):
                 for key in ("per_10000", "changed_per_10000"):
-                    assert f"{findings.number(pf[key], 'vi')} (" in text, (rid, v, key)
-            assert f"({findings.number(f['hands'], 'vi')} ván, hạt giống" in text
+                    assert f"{render.whole(pf[key], 'vi')} (" in text, (rid, v, key)
+            assert f"{render.number(f['hands'], 'vi')} ván của người chơi tham" in text
     # with no checker pictures at --from, the flow diagram is drawn from the table
     assert (out / "diagrams").is_dir() and list((out / "diagrams").glob("flow*.svg"))
     json_mod.dumps(doc)  # the saved document is plain JSON
@@ -624,10 +632,11 @@ def test_pan_zoom_script_zooms_at_the_pointer_and_drags(tmp_path: Path) -> None:
 
 def test_questions_page_draws_each_divergence_side_by_side(tmp_path: Path) -> None:
     from chanspec.checks.findings import compute as findings
+    from chanspec.checks.findings import render
 
     doc = findings.load()
     assert doc is not None
-    fmap = findings.report_findings(doc, TABLE)
+    fmap = render.report_findings(doc, TABLE)
     out = tmp_path / "s"
     report.build_report(out, table=TABLE, findings=fmap)
     text = page(out, "questions.html")
@@ -639,7 +648,9 @@ def test_questions_page_draws_each_divergence_side_by_side(tmp_path: Path) -> No
         sec = art.split('<section class="divergence"', 1)[1]
         assert sec.count('<div class="branch end-') == 2, rid
         for v in (w["value_a"], w["value_b"]):
-            assert f'aria-label="{rid}={v}"' in sec, (rid, v)
+            # each reading by its label; its id only in the small grey print
+            assert f'aria-label="{html.escape(TABLE.rows[rid].label(v, "vi"))}"' in sec, (rid, v)
+            assert f'<span class="footnote">{rid}={v}</span>' in sec, (rid, v)
         assert 'class="tile' in sec or not w["path"]
     # empty-hand as written jams the hand where its default lets play go on to a win
     stuck = article(text, "q-empty-hand")
@@ -667,3 +678,17 @@ def test_questions_page_has_the_decided_history(tmp_path: Path) -> None:
     assert "Bàn ngày Tết" in dec and "Bà nội" in dec and "<code>off</code>" in dec
     assert 'id="q-lao-thang"' not in q  # no longer an open question
     assert broken_links(out) == []
+
+
+def test_questions_page_shows_both_blame_lines_of_a_question() -> None:
+    """What a witness rests on and how often the choice matters under other readings:
+    both are on the question's page, in both languages, and absent when not computed."""
+    rid = questions.question_rows(TABLE)[0].id
+    f = {"blame_vi": "dựa vào cách hiểu khác", "blame_en": "rests on another reading",
+         "frequency_blame_vi": "kẹt ở 80 / 10.000 ván", "frequency_blame_en": "stuck in 80"}
+    page = report.questions_page(TABLE, {rid: f})
+    for text in f.values():
+        assert html.escape(text) in page
+    assert "Nếu hiểu khác" in page and "Read otherwise" in page
+    bare = report.questions_page(TABLE, {rid: {"blame_vi": "x", "blame_en": "y"}})
+    assert "Nếu hiểu khác" not in bare

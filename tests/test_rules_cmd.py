@@ -45,10 +45,11 @@ def outputs() -> dict[str, Any]:
 
 
 def _blocks(text: str) -> dict[str, str]:
-    """Row id -> its block of the text output (a block starts with ``id — status``)."""
+    """Row id -> its block of the text output (a block starts with ``id — status``, or
+    ``id «title» — status`` for a row with a short title)."""
     out: dict[str, str] = {}
     for block in text.split("\n\n")[1:]:
-        m = re.match(r"([a-z0-9-]+) — ", block)
+        m = re.match(r"([a-z0-9-]+)(?: «[^»\n]*»)? — ", block)
         if m:
             out[m.group(1)] = block
     return out
@@ -84,7 +85,9 @@ def test_every_option_row_lists_all_its_values(outputs: dict[str, Any]) -> None:
         assert [v["value"] for v in got["values"] if v["default"]] == [r.default]
         for v in r.values:
             mark = " (default)" if v == r.default else ""
-            assert f"    - {v}{mark}: {r.value_text[v]['en']}" in blocks[r.id], (r.id, v)
+            # the id to type, and the family's label beside it
+            lab = f" «{r.label(v, 'en')}»" if r.label(v, "en") != v else ""
+            assert f"    - {v}{lab}{mark}: {r.value_text[v]['en']}" in blocks[r.id], (r.id, v)
     assert all(rows[r.id]["values"] == [] for r in TABLE.rows.values() if not r.is_option)
 
 
@@ -96,7 +99,8 @@ def test_json_round_trips_and_agrees_with_the_text(outputs: dict[str, Any]) -> N
     blocks = _blocks(outputs["en"])
     for r in doc["rows"]:
         b = blocks[r["id"]]
-        assert b.startswith(f"{r['id']} — {r['status']}")
+        title = f" «{r['title_en']}»" if r.get("title_en") else ""
+        assert b.startswith(f"{r['id']}{title} — {r['status']}")
         assert r["locator"] is None or r["locator"] in b
         assert r["cite"] in b and r["en"] in b
         if r["decisions"]:

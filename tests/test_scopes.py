@@ -241,5 +241,10 @@ def test_counting_proofs() -> None:
     assert clauses.counting_proof(same.with_options(**{"stuck-discard": "forbid-claim"}),
                                   "pass-ca-ban", "eat-chan") is None
     assert clauses.counting_proof(same, "discarded-face-no-eat", "eat-chan") is None
-    md = "\n".join(clauses.markdown([clauses.measure(same, 3, 1, "uniform")], "en"))
-    assert "dead by counting" in md and "question `pass-ca-scope`" in md
+    doc = [clauses.measure(same, 3, 1, "uniform")]
+    md = "\n".join(clauses.markdown(doc, "en"))
+    assert "dead by counting" in md and "asked as a question: `pass-ca-scope`" in md
+    # with the table, by its title (the id only in the footnote)
+    md = "\n".join(clauses.markdown(doc, "vi-only", TABLE))
+    assert f"là một câu hỏi: {TABLE.rows['pass-ca-scope'].title('vi')}" in md
+    assert "do đếm quân" in md

@@ -60,6 +60,7 @@ from chanspec.checks.explore import packed_search, scale
 from chanspec.checks.explore import search as explore
 from chanspec.checks.findings import compute as findings
 from chanspec.checks.findings import questions, scenario
+from chanspec.checks.findings import render as render_mod
 from chanspec.checks.output import (
     check_output_file,
     count,
@@ -383,7 +384,7 @@ def run(args: argparse.Namespace) -> int:
                                (lambda s: print(f"  {s}", file=sys.stderr, flush=True)))
     assert doc is not None
     _summarise_questions(doc, emit)
-    md = findings.render(table, doc)
+    md = render_mod.render(table, doc)
     if args.no_write:
         current = md_path.read_text(encoding="utf-8") if md_path.exists() else None
         if current != md:

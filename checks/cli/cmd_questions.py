@@ -17,6 +17,7 @@ from pathlib import Path
 from chanspec.checks.cli.options import add_command, add_common, load_table
 from chanspec.checks.findings import compute as findings
 from chanspec.checks.findings import questions
+from chanspec.checks.findings import render as render_mod
 from chanspec.checks.output import check_output_file, say, write_atomic
 from chanspec.model import table as table_mod
 
@@ -45,9 +46,9 @@ def run(args: argparse.Namespace) -> int:
     table = load_table(args)
     if args.write is None and args.check is None:
         # on the terminal in the chosen language; the file itself is always bilingual
-        sys.stdout.write(findings.render(table, findings.load(), lang=args.lang))
+        sys.stdout.write(render_mod.render(table, findings.load(), lang=args.lang))
         return 0
-    text = findings.render(table, findings.load())
+    text = render_mod.render(table, findings.load())
     if not (args.write or args.check) and args.ruleset not in table_mod.builtin_names():
         flag = "--write" if args.write is not None else "--check"
         print(say(args.lang,

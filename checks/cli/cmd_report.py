@@ -24,6 +24,7 @@ from typing import Any
 
 from chanspec.checks.cli.options import add_command, add_common, load_table
 from chanspec.checks.findings import compute as findings_mod
+from chanspec.checks.findings import render as render_mod
 from chanspec.checks.output import prepare_output_dir, say
 from chanspec.checks.report import diagrams
 from chanspec.checks.report import site as report
@@ -66,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
                       f"{args.findings} must be a JSON object {{row id: ...}}"), file=sys.stderr)
             return 2
     else:
-        findings = findings_mod.report_findings(findings_mod.load(), table) or None
+        findings = render_mod.report_findings(findings_mod.load(), table) or None
         if findings is None:
             print(say(args.lang, "Chưa có kết quả kiểm tra khớp với bảng luật: trang câu hỏi "
                       "sẽ chỉ có câu hỏi và lựa chọn. Chạy `chanspec check` để tính.",

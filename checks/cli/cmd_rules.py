@@ -175,7 +175,9 @@ def render(doc: dict[str, Any], lang: str) -> str:
     for r in doc["rows"]:
         st_vi, st_en = _words(STATUS_WORDS, r["status"])
         fb_vi, fb_en = _words(FOUND_BY_WORDS, r["found_by"])
-        head = f"{r['id']} — {_pick(lang, st_vi, st_en)}"
+        title = _pick(lang, r.get("title_vi") or "", r.get("title_en") or "")
+        named = f" «{title}»" if r.get("title_vi") else ""
+        head = f"{r['id']}{named} — {_pick(lang, st_vi, st_en)}"
         if r["found_by"] != "family":
             head += f", {_pick(lang, fb_vi, fb_en)}"
         out.append(head)
@@ -187,8 +189,11 @@ def render(doc: dict[str, Any], lang: str) -> str:
             out.append(_say(lang, "Các giá trị:", "Values:", "  "))
             for v in r["values"]:
                 mvi, men = (" (mặc định)", " (default)") if v["default"] else ("", "")
-                out.append(_say(lang, f"- {v['value']}{mvi}: {v['vi']}",
-                                f"- {v['value']}{men}: {v['en']}", "    "))
+                # the id a user types, with the family's short label beside it
+                lvi = f" «{v['label_vi']}»" if v.get("label_vi", v["value"]) != v["value"] else ""
+                len_ = f" «{v['label_en']}»" if v.get("label_en", v["value"]) != v["value"] else ""
+                out.append(_say(lang, f"- {v['value']}{lvi}{mvi}: {v['vi']}",
+                                f"- {v['value']}{len_}{men}: {v['en']}", "    "))
         for d in r["settled_by"]:
             note = f" — {d['note']}" if d.get("note") else ""
             who = f" ({d['by']})" if d.get("by") else ""

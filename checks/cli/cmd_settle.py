@@ -32,6 +32,7 @@ import difflib
 import json
 import re
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -216,10 +217,13 @@ def _findings(table: Any, table_path: Path, builtin: bool) -> dict[str, Any] | N
 
 def changes(table: Any, rid: str, value: str, doc: dict[str, Any] | None) -> dict[str, Any]:
     """What settling `rid` on `value` changes (computed on the table before the edit)."""
-    from chanspec.checks.findings import compute as findings
-    from chanspec.checks.findings import divergence
+    from chanspec.checks.findings import divergence, render
 
     row = table.rows[rid]
+
+    def name(v: str, lang: str) -> str:  # «label» (id): the family's words, the id to type
+        return f"«{row.label(v, lang)}» (`{v}`)"
+
     out: dict[str, Any] = {"witness": None, "frequency": None, "findings_kept": False,
                            "appears": [], "disappears": [], "messages": []}
     msg = out["messages"]
@@ -239,40 +243,44 @@ def changes(table: Any, rid: str, value: str, doc: dict[str, Any] | None) -> dic
                               "steps": br["steps"], "end": br["end"]}
             steps_vi = "; ".join(s["vi"] for s in br["steps"]) or "không có nước nào khác"
             steps_en = "; ".join(s["en"] for s in br["steps"]) or "no other move"
+            n = len(pic["common"])
             msg.append({
-                "vi": f"Tình huống (cấu hình {pic['scale']}, sau "
-                      f"{' | '.join(out['witness']['common']) or 'lúc chia'}) với `{value}`: "
-                      f"{steps_vi} → {br['end']['vi']}.",
+                "vi": f"Tình huống (một ván thu nhỏ, sau {render.number(n, 'vi')} nước chung) "
+                      f"với {name(value, 'vi')}: {steps_vi} → {br['end']['vi']}.",
                 "en": f"Witness (scale {pic['scale']}, after "
-                      f"{' | '.join(out['witness']['common']) or 'the deal'}) under `{value}`: "
-                      f"{steps_en} → {br['end']['en']}."})
+                      f"{' | '.join(out['witness']['common']) or 'the deal'}) under "
+                      f"{name(value, 'en')}: {steps_en} → {br['end']['en']}."})
     if doc is not None:
         if value == row.default:
             out["findings_kept"] = True
             msg.append({
-                "vi": f"`{value}` đã là mặc định: cách chơi không đổi; mọi kết quả đã lưu của "
-                      "các câu hỏi khác (tình huống, tần suất) vẫn đúng.",
-                "en": f"`{value}` was already the default: play does not change; every saved "
-                      "finding of the other questions (witnesses, frequencies) still holds."})
+                "vi": f"{name(value, 'vi')} đã là mặc định: cách chơi không đổi; mọi kết quả đã "
+                      "lưu của các câu hỏi khác (tình huống, tần suất) vẫn đúng.",
+                "en": f"{name(value, 'en')} was already the default: play does not change; "
+                      "every saved finding of the other questions (witnesses, frequencies) "
+                      "still holds."})
         else:
             f = ((q or {}).get("frequency") or {}).get(value)
+            old = row.default or ""
             if f:
                 out["frequency"] = f
-                kinds = ", ".join(f"{k} {n}" for k, n in f["kinds"].items()) or "—"
                 changed = f.get("changed_per_10000")
+                hands_vi, hands_en = render.number(f["hands"], "vi"), render.number(f["hands"],
+                                                                                     "en")
                 msg.append({
-                    "vi": f"So với mặc định cũ `{row.default}`, `{value}` đổi cách chơi trong "
-                          f"{findings.number(f['per_10000'], 'vi')} / 10.000 ván"
+                    "vi": f"So với mặc định cũ {name(old, 'vi')}, {name(value, 'vi')} đổi cách "
+                          f"chơi trong {render.whole(f['per_10000'], 'vi')} / 10.000 ván"
                           + ("" if changed is None else ", đổi kết quả trong "
-                             f"{findings.number(changed, 'vi')} / 10.000 ván")
-                          + f" ({f['diverged']} trên {f['hands']} ván đủ cỡ, người chơi tham, "
-                          f"hạt giống {f['seed']}; {kinds}).",
-                    "en": f"Against the previous default `{row.default}`, `{value}` changes "
-                          f"play in {findings.number(f['per_10000'], 'en')} per 10,000 hands"
+                             f"{render.whole(changed, 'vi')} / 10.000 ván")
+                          + f" ({render.number(f['diverged'], 'vi')} trên {hands_vi} ván đủ cỡ "
+                          f"chơi thử, người chơi tham).",
+                    "en": f"Against the previous default {name(old, 'en')}, {name(value, 'en')} "
+                          f"changes play in {render.whole(f['per_10000'], 'en')} per 10,000 "
+                          "hands"
                           + ("" if changed is None else " and the result in "
-                             f"{findings.number(changed, 'en')} per 10,000")
-                          + f" ({f['diverged']} of {f['hands']} full-size hands, greedy "
-                          f"player, seed {f['seed']}; {kinds})."})
+                             f"{render.whole(changed, 'en')} per 10,000")
+                          + f" ({render.number(f['diverged'], 'en')} of {hands_en} full-size "
+                          f"hands, greedy player, seed {f['seed']})."})
             msg.append({
                 "vi": "Các kết quả đã lưu được tính với mặc định cũ: chạy `chanspec check` để "
                       "tính lại; OPEN_QUESTIONS.md tạm chỉ có câu hỏi và lựa chọn.",
@@ -282,19 +290,27 @@ def changes(table: Any, rid: str, value: str, doc: dict[str, Any] | None) -> dic
     return out
 
 
+def _what(v: Mapping[str, Any], lang: str) -> str:
+    """A finding of the explorer (a deadlock…) in words."""
+    from chanspec.checks.findings import render
+
+    vi, en = render.STUCK_TEXT.get(str(v.get("what")), (str(v.get("kind")), str(v.get("kind"))))
+    return en if lang == "en" else vi
+
+
 def _compare(before: dict[str, Any], after: dict[str, Any], out: dict[str, Any]) -> None:
     out["appears"] = [after[w] for w in sorted(set(after) - set(before))]
     out["disappears"] = [before[w] for w in sorted(set(before) - set(after))]
     for v in out["appears"]:
         out["messages"].append({
-            "vi": f"CẢNH BÁO: quyết định này làm xuất hiện {v['kind']} ({v['what']}) ở cấu hình "
-                  f"{v['scale']} sau {v['depth']} bước: {v['vi']} ({' | '.join(v['path'])}).",
+            "vi": f"CẢNH BÁO: quyết định này làm ván có thể bị kẹt ({_what(v, 'vi')}): một ván "
+                  f"thu nhỏ kẹt sau {v['depth']} bước: {v['vi']}.",
             "en": f"WARNING: this decision brings in a {v['kind']} ({v['what']}) at scale "
                   f"{v['scale']} after {v['depth']} steps: {v['en']} "
                   f"({' | '.join(v['path'])})."})
     for v in out["disappears"]:
         out["messages"].append({
-            "vi": f"Quyết định này bỏ được {v['kind']} ({v['what']}) ở cấu hình {v['scale']}.",
+            "vi": f"Quyết định này bỏ được một chỗ ván bị kẹt ({_what(v, 'vi')}).",
             "en": f"This decision removes the {v['kind']} ({v['what']}) at scale "
                   f"{v['scale']}."})
 
@@ -418,7 +434,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write_questions(table: Any, path: Path, builtin: bool, qpath: Path) -> None:
-    from chanspec.checks.findings import compute
+    from chanspec.checks.findings import render as render_mod
 
     doc = _findings(table, path, builtin)
-    write_atomic(qpath, compute.render(table, doc))
+    write_atomic(qpath, render_mod.render(table, doc))

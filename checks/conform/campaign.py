@@ -34,7 +34,7 @@ from typing import Any, NamedTuple
 
 from chanspec.checks.conform import logs, replay
 from chanspec.checks.conform.driver import Engine, EngineError
-from chanspec.checks.conform.refengine import outcome_json, state_json
+from chanspec.checks.conform.refengine import action_text, outcome_json, state_json
 from chanspec.checks.output import count
 from chanspec.model import cards
 from chanspec.model import table as table_mod
@@ -478,6 +478,7 @@ class _Step(NamedTuple):
     pos: int
     asked: int
     cons: list[dict[str, Any]] | None
+    said: bytes | None = None  # `mine` as chanspec serve would list it, in its order
 
 
 @dataclass
@@ -495,6 +496,17 @@ class HandResult:
     asked: int = 0  # engine steps into the current window (one-seat-at-a-time)
 
 
+class _Prepared(NamedTuple):
+    """A hand made and sent ahead of its turn: its result so far, chanspec's machine at
+    the end of the planned steps, the plan, the request texts and the first one's id."""
+
+    hr: HandResult
+    ref: State
+    plan: list[_Step]
+    texts: list[str]
+    first_id: int
+
+
 class Runner:
     """Plays hands on the reference and the engine in lockstep.
 
@@ -506,7 +518,7 @@ class Runner:
     where the engine waits for other seats than the rules do ends there.
     """
 
-    AHEAD = 48  # steps sent before reading their answers
+    AHEAD = 120  # steps sent before reading their answers
 
     def __init__(self, engine: Engine, table: table_mod.Table, players: Sequence[int],
                  options: Sequence[tuple[str, Sequence[str]]], max_steps: int,
@@ -528,6 +540,9 @@ class Runner:
         self._lookup: dict[tuple[Any, ...], Action] = {}
         self._rules: dict[tuple[Any, ...], table_mod.Rules] = {}
         self._texts: dict[Action, str] = {}
+        # called once a hand is wholly planned and sent, while its answers are still to
+        # be read: the campaign prepares the next hand there (`prepare`)
+        self.ahead: Callable[[], None] | None = None
 
     # ------------------------------------------------------------------ one hand
     def make(self, ch: Choices) -> tuple[table_mod.Rules, table_mod.Rules, Deal]:
@@ -546,12 +561,20 @@ class Runner:
         return rules
 
     def play(self, ch: Choices, *, target: tuple[Any, ...] | None = None,
-             stop_first: bool = False) -> HandResult:
+             stop_first: bool = False, pre: _Prepared | None = None) -> HandResult:
+        """One hand (`pre`: the same hand's choices, already made and sent by
+        `prepare`)."""
         self.plays += 1
-        sent, rules, deal = self.make(ch)
-        hr = HandResult(ch, rules, deal, [], sent=sent)
+        if pre is not None:
+            hr = pre.hr
+            if hr.error is not None:
+                return hr
+        else:
+            sent, rules, deal = self.make(ch)
+            hr = HandResult(ch, rules, deal, [], sent=sent)
         try:
-            self._play(hr, sent, target, stop_first)
+            assert hr.sent is not None
+            self._play(hr, hr.sent, target, stop_first, pre)
         except EngineError as exc:
             hr.error = exc
         return hr
@@ -627,13 +650,19 @@ class Runner:
             return [{"op": "legal_all"}]
         return [{"op": "legal", "seat": s} for s in range(n)]
 
-    def _read_legal(self, n: int, mine: frozenset[Action]) -> frozenset[Action]:
+    def _read_legal(self, n: int, mine: frozenset[Action], said: bytes | None = None
+                    ) -> frozenset[Action]:
         e = self.engine
         if self.legal_all:
             r = e.receive()
             if not r["ok"]:
                 raise e.fail("protocol", "'legal_all' failed: "
                              f"{r.get('error', '(no error message)')}")
+            if said is not None and isinstance(r.get("actions"), list):
+                raw = e.last_line
+                i = raw.find(b'"actions":[')
+                if i >= 0 and raw[i + 11:raw.find(b"]", i)] == said:
+                    return mine  # word for word what chanspec lists
             return self._parse(r, None, n)
         out: set[Action] = set()
         for s in range(n):
@@ -815,44 +844,93 @@ class Runner:
             cons += logs.step(ref, a, check=False)
         return cons
 
+    def _plan(self, ref: State, ch: Choices, base: int) -> tuple[list[_Step], list[str]]:
+        """Up to AHEAD steps planned on chanspec's machine (`ref` moves along them) and
+        the request texts that ask the engine the same; the plan's last step has no
+        action when it reaches the end of the hand."""
+        plan: list[_Step] = []
+        texts: list[str] = []
+        n = ref.n
+        while len(plan) < self.AHEAD:
+            acts = ref.legal_actions()
+            if not acts or base + len(plan) >= self.max_steps:
+                texts += self._legal_texts(n)
+                plan.append(_Step(frozenset(acts), None, (), len(ch.made), 0, None))
+                texts.append('{"op":"outcome"')
+                break
+            if self.one_seat and ref.phase == "window":
+                self._plan_window(ref, ch, plan, texts, n)
+                continue
+            texts += self._legal_texts(n)
+            pos = len(ch.made)
+            a = acts[ch.choose(len(acts))]
+            texts.append(self._apply_text(a))
+            if self.events_op:
+                texts.append('{"op":"events"')
+            plan.append(_Step(self.view(acts), a, (a,), pos, 0, self._advance(ref, (a,)),
+                              self._said(acts) if self.legal_all else None))
+        return plan, texts
+
+    def _said(self, acts: Sequence[Action]) -> bytes:
+        """The ``actions`` of a ``legal_all`` answer listing `acts` as chanspec serve does
+        (in this order, the engine's names): an answer with exactly these bytes lists
+        exactly these actions, and need not be read action by action."""
+        return ",".join(action_text(self._renamed(a)) for a in acts).encode()
+
+    def prepare(self, ch: Choices) -> _Prepared | None:
+        """Make the next hand and send its start and first planned steps now, while the
+        engine is still answering the hand before (None before the engine's first start
+        answer, which says how to ask it, or when the engine cannot be written to: the
+        hand is then played from the start by `play`)."""
+        if self.legal_all is None:
+            return None
+        sent, rules, deal = self.make(ch)
+        hr = HandResult(ch, rules, deal, [], sent=sent)
+        ref = State(rules, deal)
+        plan, texts = self._plan(ref, ch, 0)
+        start = json.dumps(self._start_req(sent, deal), ensure_ascii=False,
+                           separators=(",", ":"))[:-1]
+        texts = [start] + texts
+        first_id = self.engine.next_id()
+        try:
+            self.engine.submit_texts(texts)
+        except EngineError as exc:
+            hr.error = exc
+        return _Prepared(hr, ref, plan, texts, first_id)
+
     def _play(self, hr: HandResult, sent: table_mod.Rules, target: tuple[Any, ...] | None,
-              stop_first: bool) -> None:
+              stop_first: bool, pre: _Prepared | None = None) -> None:
         e = self.engine
         rules, deal, ch = hr.rules, hr.deal, hr.choices
-        ref = State(rules, deal)
-        n = ref.n
-        e.drain()
-        e.submit([self._start_req(sent, deal)])
+        first: list[_Step] | None = None
+        if pre is None:
+            ref = State(rules, deal)
+            e.drain()
+            e.submit([self._start_req(sent, deal)])
+        else:
+            ref, first = pre.ref, pre.plan
+            if not e.in_flight_from(pre.first_id):
+                # the answers were drained by the hand before (it ended at a mismatch,
+                # or rebuilt its own hand in the engine): send this hand again
+                e.drain()
+                e.submit_texts(pre.texts)
         self._check_start(e.receive())
+        n = ref.n
         while True:
             # plan ahead on chanspec's machine (`ref` moves along the plan), send the
             # whole plan, then read the answers; the state at a step where the engine
             # differs is rebuilt from the actions (rare)
-            plan: list[_Step] = []
-            texts: list[str] = []
-            base = len(hr.actions)
-            while len(plan) < self.AHEAD:
-                acts = ref.legal_actions()
-                if not acts or base + len(plan) >= self.max_steps:
-                    texts += self._legal_texts(n)
-                    plan.append(_Step(frozenset(acts), None, (), len(ch.made), 0, None))
-                    texts.append('{"op":"outcome"')
-                    break
-                if self.one_seat and ref.phase == "window":
-                    self._plan_window(ref, ch, plan, texts, n)
-                    continue
-                texts += self._legal_texts(n)
-                pos = len(ch.made)
-                a = acts[ch.choose(len(acts))]
-                texts.append(self._apply_text(a))
-                if self.events_op:
-                    texts.append('{"op":"events"')
-                plan.append(_Step(self.view(acts), a, (a,), pos, 0, self._advance(ref, (a,))))
-            e.submit_texts(texts)
+            if first is not None:  # planned and sent before this hand began (`prepare`)
+                plan, first = first, None
+            else:
+                plan, texts = self._plan(ref, ch, len(hr.actions))
+                e.submit_texts(texts)
+            if plan[-1].action is None and self.ahead is not None:
+                self.ahead()  # the whole hand is sent: the engine works, we plan the next
             replan = False
-            for mine, a, refs, pos, asked, cons in plan:
+            for mine, a, refs, pos, asked, cons, said in plan:
                 hr.asked = asked
-                theirs = self._read_legal(n, mine)
+                theirs = self._read_legal(n, mine, said)
                 if theirs != mine:
                     at = State.replay(rules, deal, hr.actions)
                     m = self._legal_mismatch(at, mine, theirs, len(hr.actions))
@@ -1146,7 +1224,7 @@ def campaign(command: str | Sequence[str], *, hands: int = 100, seed: int | None
              ruleset: str = "family", max_steps: int = DEFAULT_MAX_STEPS,
              shrink_budget: int = DEFAULT_SHRINK_BUDGET, stop_at_first: bool = False,
              max_differences: int | None = None, jobs: int = 1,
-             readings: Mapping[str, str] | None = None) -> CampaignResult:
+             readings: Mapping[str, str] | None = None, ahead: bool = True) -> CampaignResult:
     """Compare `hands` generated hands; every distinct difference is counted, and its
     first witness shrunk to a minimal one.
 
@@ -1154,7 +1232,8 @@ def campaign(command: str | Sequence[str], *, hands: int = 100, seed: int | None
     hands in parallel and the result does not depend on `jobs` (unless generation stops
     early at `max_differences` or the first difference).  `readings` are option values
     chanspec's own side plays while the engine is still sent the campaign's options
-    (used by --infer-options).
+    (used by --infer-options).  With `ahead`, each engine is sent the next hand while it
+    still answers the one before (the result is the same without).
     """
     table = table_mod.load(ruleset)
     fixed = dict(options or {})
@@ -1167,6 +1246,7 @@ def campaign(command: str | Sequence[str], *, hands: int = 100, seed: int | None
     result = CampaignResult("conforming", cmd_text, seed, jobs=max(1, jobs),
                             readings=dict(readings or {}))
     t0 = time.monotonic()
+    send_ahead = ahead
     choices = option_choices(table, fixed, vary_options)
     col = _Collector(max_differences, stop_at_first)
     counter = iter(range(hands))
@@ -1186,14 +1266,32 @@ def campaign(command: str | Sequence[str], *, hands: int = 100, seed: int | None
         runner = Runner(engine, table, players, choices, max_steps, readings)
         runners.append(runner)
         first = True
+        ready: list[tuple[int, Choices, _Prepared | None]] = []  # the next hand, sent
+
+        def take() -> tuple[int, Choices] | None:
+            with counter_lock:
+                i = next(counter, None)
+            return None if i is None else (i, Choices((), random.Random(hand_seed(seed, i))))
+
+        def ahead() -> None:
+            # while the engine answers this hand, make and send the next one
+            if ready or col.stop.is_set():
+                return
+            t = take()
+            if t is not None:
+                ready.append((*t, runner.prepare(t[1])))
+
+        runner.ahead = ahead if send_ahead else None
         try:
             while not col.stop.is_set():
-                with counter_lock:
-                    i = next(counter, None)
-                if i is None:
-                    break
-                ch = Choices((), random.Random(hand_seed(seed, i)))
-                hr = runner.play(ch, stop_first=stop_at_first)
+                if ready:
+                    i, ch, pre = ready.pop()
+                else:
+                    t = take()
+                    if t is None:
+                        break
+                    (i, ch), pre = t, None
+                hr = runner.play(ch, stop_first=stop_at_first, pre=pre)
                 col.add(i, hr)
                 if first:  # the first hand also waited for the engine to start
                     first = False

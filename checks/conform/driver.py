@@ -1,11 +1,12 @@
 """Driving an external engine over the JSON-lines protocol (vectors/PROTOCOL.md).
 
 `Engine` runs the command in its own process group, writes requests to its standard
-input and reads responses from its standard output on a reader thread, so that every
-request has a deadline.  Whatever goes wrong on the engine's side (no answer in time, the
-process exits, a line that is not JSON, a response of the wrong shape) raises
-`EngineError` naming the kind of failure and the last exchanges, and the process is
-killed: a campaign never hangs on a misbehaving engine.
+input and reads responses from its standard output without blocking (the engine's
+standard error is drained on a thread), so that every request has a deadline.  Whatever
+goes wrong on the engine's side (no answer in time, the process exits, a line that is not
+JSON, a response of the wrong shape) raises `EngineError` naming the kind of failure and
+the last exchanges, and the process is killed: a campaign never hangs on a misbehaving
+engine.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from __future__ import annotations
 import collections
 import json
 import os
-import queue
 import select
 import shlex
 import signal
@@ -53,6 +53,74 @@ class _Tail:
         return "\n".join(ln[-2000:] for ln in kept)
 
 
+class _Lines:
+    """The lines of the engine's standard output, read without blocking in the thread
+    that asks for them (no reader thread: an answer is parsed as soon as it is read).
+    A line longer than MAX_LINE_BYTES is cut, marked, and what follows it up to its
+    newline dropped, so memory stays bounded."""
+
+    NOTHING = "nothing"  # no complete line has arrived yet
+
+    def __init__(self, fd: int):
+        self.fd = fd
+        self.buf = bytearray()
+        self.ready: collections.deque[bytes] = collections.deque()
+        self.skipping = False
+        self.eof = fd < 0
+
+    def next_line(self) -> bytes | None | str:
+        """A complete line if one has arrived (reading what is there first), None at
+        the end of output, NOTHING otherwise."""
+        if not self.ready and not self.eof:
+            self._read()
+        if self.ready:
+            return self.ready.popleft()
+        return None if self.eof else self.NOTHING
+
+    def wait(self, seconds: float) -> bool:
+        """Wait up to `seconds` for output; True when something may be read."""
+        if self.eof or self.ready:
+            return True
+        try:
+            return bool(select.select([self.fd], [], [], seconds)[0])
+        except (OSError, ValueError):
+            self.eof = True
+            return True
+
+    def _read(self) -> None:
+        try:
+            chunk = os.read(self.fd, 1 << 16)
+        except BlockingIOError:
+            return
+        except (OSError, ValueError):
+            chunk = b""
+        if not chunk:
+            if self.buf and not self.skipping:
+                self.ready.append(bytes(self.buf))
+            self.buf.clear()
+            self.eof = True
+            return
+        buf = self.buf
+        buf += chunk
+        start = 0
+        while True:
+            nl = buf.find(b"\n", start)
+            if nl < 0:
+                break
+            if self.skipping:
+                self.skipping = False
+            else:
+                self.ready.append(bytes(buf[start:nl]))
+            start = nl + 1
+        del buf[:start]
+        if len(buf) > MAX_LINE_BYTES:
+            if not self.skipping:
+                self.ready.append(bytes(buf[:200]) + b"\x00<line longer than "
+                                  + str(MAX_LINE_BYTES).encode() + b" bytes>")
+            self.skipping = True
+            buf.clear()
+
+
 class EngineError(Exception):
     """The engine under test misbehaved: kind is start, timeout, crash, garbage or protocol."""
 
@@ -88,7 +156,8 @@ class Engine:
 
     def __post_init__(self) -> None:
         self.proc: subprocess.Popen[bytes] | None = None
-        self._lines: queue.Queue[bytes | None] = queue.Queue()
+        self._out = _Lines(-1)
+        self.last_line = b""
         self._stderr = _Tail()
         self._exchanges: collections.deque[tuple[str, str]] = collections.deque(
             maxlen=EXCHANGES_KEPT)
@@ -117,55 +186,15 @@ class Engine:
         os.set_blocking(self.proc.stdin.fileno(), False)  # type: ignore[union-attr]
         self._inflight.clear()
         self._fresh = True
-        self._lines = queue.Queue()
         self._stderr = _Tail()
         out, err = self.proc.stdout, self.proc.stderr
         assert out is not None and err is not None
-        # the reader threads own these streams: only they read and close them
-        t1 = threading.Thread(target=self._pump, args=(out, self._lines), daemon=True)
+        os.set_blocking(out.fileno(), False)
+        self._out = _Lines(out.fileno())
+        # standard error is read on a thread that owns it (it is only kept, never waited on)
         t2 = threading.Thread(target=self._pump_err, args=(err, self._stderr), daemon=True)
-        t1.start()
         t2.start()
-        self._threads = [t1, t2]
-
-    @staticmethod
-    def _pump(stream: Any, q: queue.Queue[bytes | None]) -> None:
-        """Lines of the engine's output; a line longer than MAX_LINE_BYTES is cut, marked,
-        and what follows it up to its newline dropped (memory stays bounded)."""
-        fd = stream.fileno()
-        buf = bytearray()
-        skipping = False
-        try:
-            while True:
-                chunk = os.read(fd, 65536)
-                if not chunk:
-                    break
-                buf += chunk
-                while True:
-                    nl = buf.find(b"\n")
-                    if nl < 0:
-                        break
-                    if skipping:
-                        skipping = False
-                    else:
-                        q.put(bytes(buf[:nl]))
-                    del buf[:nl + 1]
-                if len(buf) > MAX_LINE_BYTES:
-                    if not skipping:
-                        q.put(bytes(buf[:200]) + b"\x00<line longer than "
-                              + str(MAX_LINE_BYTES).encode() + b" bytes>")
-                    skipping = True
-                    buf.clear()
-            if buf and not skipping:
-                q.put(bytes(buf))
-        except (OSError, ValueError):
-            pass
-        finally:
-            q.put(None)
-            try:
-                stream.close()
-            except OSError:
-                pass
+        self._threads = [t2]
 
     @staticmethod
     def _pump_err(stream: Any, tail: _Tail) -> None:
@@ -191,8 +220,8 @@ class Engine:
         """Kill the engine's process group (the one we started), then reap the engine.
 
         The group is killed even when the engine itself has already exited: a process it
-        started may still hold its output open.  The streams the reader threads read
-        are left to them (they end at end of file); nothing here waits on them for long.
+        started may still hold its output open.  Standard error is left to its reader
+        thread (it ends at end of file); nothing here waits on it for long.
         """
         p = self.proc
         if p is None:
@@ -209,11 +238,13 @@ class Engine:
             p.wait(timeout=5)
         except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL is not ignorable
             pass
-        if p.stdin is not None:
-            try:
-                p.stdin.close()
-            except OSError:
-                pass
+        for stream in (p.stdin, p.stdout):
+            if stream is not None:
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+        self._out = _Lines(-1)  # nothing more is read from a closed descriptor
         for t in self._threads:
             t.join(timeout=0.5)
 
@@ -242,8 +273,8 @@ class Engine:
         if self.proc is not None:
             self.kill()
             rc = self.proc.returncode
-        if len(self._threads) > 1:
-            self._threads[1].join(timeout=0.2)  # let the stderr pump deliver what it has
+        if self._threads:
+            self._threads[0].join(timeout=0.2)  # let the stderr pump deliver what it has
         return EngineError(kind, message, list(self._exchanges), self.stderr_tail(), rc)
 
     def _write(self, text: str, deadline: float) -> None:
@@ -279,15 +310,17 @@ class Engine:
         passes, "exited" when the engine process is gone and nothing more came within
         EXIT_GRACE (a child process may keep its output open: do not wait for it)."""
         exited_at: float | None = None
+        out = self._out
         while True:
+            line = out.next_line()
+            if line is not _Lines.NOTHING:
+                return line
             now = time.monotonic()
             wait = deadline - now
             if exited_at is not None:
                 wait = min(wait, exited_at + EXIT_GRACE - now)
-            try:
-                return self._lines.get(timeout=max(min(wait, 0.25), 0.0))
-            except queue.Empty:
-                pass
+            if out.wait(max(min(wait, 0.25), 0.0)):
+                continue
             now = time.monotonic()
             if exited_at is None and self.proc is not None and self.proc.poll() is not None:
                 exited_at = now
@@ -311,6 +344,7 @@ class Engine:
             raise self.fail("crash", "the engine exited (or closed its output) instead of "
                              "answering")
         assert isinstance(line, bytes)
+        self.last_line = line  # the answer as it came (the campaign's fast comparison)
         text = line.decode("utf-8", errors="replace").rstrip("\r")
         self._exchanges.append((sent, text[:2000]))
         if b"\x00<line longer than" in line:
@@ -371,6 +405,14 @@ class Engine:
                              f"{rid}: the engine is out of step")
         self.stats.seconds += time.monotonic() - t0
         return resp
+
+    def next_id(self) -> int:
+        """The id the next request sent will carry."""
+        return self._next_id + 1
+
+    def in_flight_from(self, rid: int) -> bool:
+        """Whether the oldest request still to be answered is the one with id `rid`."""
+        return bool(self._inflight) and self._inflight[0][0] == rid
 
     def pending_answers(self) -> int:
         return len(self._inflight)

@@ -28,8 +28,9 @@ exactly one rule in-process (see tests/engines/).
 from __future__ import annotations
 
 import json
+import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 from chanspec.checks.conform import logs
@@ -72,7 +73,7 @@ class _Raw(str):
 _TEXTS: dict[Action, str] = {}
 
 
-def _action_text(a: Action) -> str:
+def action_text(a: Action) -> str:
     t = _TEXTS.get(a)
     if t is None:
         t = _TEXTS[a] = json.dumps(a.as_json(), separators=(",", ":"))
@@ -127,6 +128,10 @@ class Session:
         self._legal: tuple[frozenset[Action], _Raw] | None = None
         self._actions: dict[tuple[Any, ...], Action] = {}  # parsed 'apply' actions
         self.consequences: list[dict[str, Any]] = []  # since the last 'events' or 'start'
+        # consequence lines are worked out only once a client has asked for them (a
+        # campaign that never asks 'events' does not pay for them); until then the hand's
+        # first 'events' replays the hand to find them
+        self.tracking = False
 
     def handle(self, req: Any, raw: bool = False) -> dict[str, Any]:
         """The answer to one request.  With `raw`, a ``legal_all`` answer's actions may
@@ -158,6 +163,9 @@ class Session:
             if op == "state":
                 return {"ok": True, "state": state_json(self.state)}
             if op == "events":
+                if not self.tracking:
+                    self.tracking = True
+                    self.consequences = self._replayed_consequences()
                 out, self.consequences = self.consequences, []
                 return {"ok": True, "events": out}
             return self._apply(req)
@@ -187,8 +195,19 @@ class Session:
         assert self.state is not None
         if self._legal is None:
             acts = self.state.legal_actions()
-            self._legal = (frozenset(acts), _Raw(",".join(_action_text(a) for a in acts)))
+            self._legal = (frozenset(acts), _Raw(",".join(action_text(a) for a in acts)))
         return self._legal[1]
+
+    def _replayed_consequences(self) -> list[dict[str, Any]]:
+        """The consequence lines of the hand so far, found by replaying its actions on a
+        fresh machine (the same factory, so a test engine's changed rule holds)."""
+        st = self.state
+        assert st is not None and st.deal is not None
+        again = self.state_factory(st.rules, st.deal)
+        out: list[dict[str, Any]] = []
+        for a in st.history:
+            out += logs.step(again, a, check=False)
+        return out
 
     def _apply(self, req: dict[str, Any]) -> dict[str, Any]:
         assert self.state is not None
@@ -204,13 +223,49 @@ class Session:
                 self._actions[key] = action
         known = self._legal
         if (action in known[0]) if known is not None else self.state._is_legal(action):
-            self.consequences += logs.step(self.state, action, check=False)
+            if self.tracking:
+                self.consequences += logs.step(self.state, action, check=False)
+            else:
+                self.state.apply(action, check=False)
         else:
             ex = self.state.explain(action)
             return {"ok": False, "error": f"illegal action {action.code()}: {ex.en}",
                     "rules": list(ex.rules)}
         self._legal = None
         return {"ok": True}
+
+
+FLUSH_EVERY = 64  # answers written at once, at most, when requests come in a batch
+
+
+def _batches(inp: TextIO) -> Iterator[list[str]]:
+    """The request lines, in batches: every complete line that has arrived when the
+    previous batch is answered (so that a pipelined campaign gets its answers in one
+    write, and a client that waits for each answer gets it at once)."""
+    try:
+        fd = inp.fileno() if inp is sys.stdin else -1
+    except (OSError, ValueError, AttributeError):
+        fd = -1
+    if fd < 0:  # any other text stream: line by line
+        for line in inp:
+            yield [line]
+        return
+    buf = b""
+    while True:
+        try:
+            chunk = os.read(fd, 1 << 16)
+        except InterruptedError:
+            continue
+        if not chunk:
+            if buf:
+                yield [buf.decode("utf-8", errors="replace")]
+            return
+        buf += chunk
+        nl = buf.rfind(b"\n")
+        if nl < 0:
+            continue
+        done, buf = buf[:nl], buf[nl + 1:]
+        yield done.decode("utf-8", errors="replace").split("\n")
 
 
 def serve(stdin: TextIO | None = None, stdout: TextIO | None = None, *,
@@ -223,21 +278,36 @@ def serve(stdin: TextIO | None = None, stdout: TextIO | None = None, *,
     out = stdout or sys.stdout
     if session is None:
         session = Session(rules_hook, state_factory, declare)
-    for line in inp:
-        if not line.strip():
-            continue
-        try:
-            req = json.loads(line)
-        except json.JSONDecodeError as exc:
-            resp: dict[str, Any] = {"ok": False, "error": f"not JSON: {exc.msg}"}
-            req = None
-        else:
-            resp = session.handle(req, raw=True)
-        if isinstance(req, dict) and "id" in req:
-            resp["id"] = req["id"]
-        out.write(encode(resp) + "\n")
-        out.flush()
-        if isinstance(req, dict) and req.get("op") == "quit":
+    for batch in _batches(inp):
+        answers: list[str] = []
+        quit_ = False
+        for line in batch:
+            if not line.strip():
+                continue
+            try:
+                req = json.loads(line)
+            except json.JSONDecodeError as exc:
+                resp: dict[str, Any] = {"ok": False, "error": f"not JSON: {exc.msg}"}
+                req = None
+            else:
+                resp = session.handle(req, raw=True)
+            if isinstance(req, dict) and "id" in req:
+                resp["id"] = req["id"]
+            answers.append(encode(resp) + "\n")
+            op = req.get("op") if isinstance(req, dict) else None
+            if op == "quit":
+                quit_ = True
+                break
+            if op == "outcome" or len(answers) >= FLUSH_EVERY:
+                # a hand's answers go out as soon as it ends (a client sending the next
+                # hand meanwhile reads them while this engine goes on)
+                out.write("".join(answers))
+                out.flush()
+                answers = []
+        if answers:
+            out.write("".join(answers))
+            out.flush()
+        if quit_:
             break
     return 0
 

@@ -143,9 +143,9 @@ def claim_resolution(before: State, action: Action, after: State) -> list[str]:
     """Rows that decided between competing claims when `action` closed a window.
 
     Empty unless the action was the last answer in a window where two or more seats
-    claimed the card.  A claim beaten by one of a higher tier cites the winning tier's
-    priority row (``claims.priority_rules``); one beaten within the same tier cites the
-    seat-order tie-break (and its option row).
+    claimed the card.  For each claim the granted one beats, the machine's own verdict
+    (`State.claim_verdict`): the priority row that orders the two kinds, or, within one
+    tier, the seat-order tie-break (and its option row).
     """
     w = before.window
     if before.phase != "window" or w is None:
@@ -155,25 +155,13 @@ def claim_resolution(before: State, action: Action, after: State) -> list[str]:
     claims = [a for a in responses.values() if a.kind not in ("pass", "timeout")]
     if len(claims) < 2 or set(responses) != set(w.options):
         return []
-    rules = before.rules
-    winner = _claim_winner(before, after, claims)
-    if winner is None:
+    if _claim_winner(before, after, claims) is None:
         return []
-    prio = _priority_rules(rules)
-    tiers = rules.priority
-
-    def tier(kind: str) -> int:
-        return next(i for i, t in enumerate(tiers) if kind in t)
-
+    rules = before.rules
+    tie = rules.rid("claims.tie_break_rule")
     out: list[str] = []
-    wt = tier(winner.kind)
-    for c in claims:
-        if c == winner:
-            continue
-        if tier(c.kind) > wt and prio:
-            out.append(prio[min(wt, len(prio) - 1)])
-        elif tier(c.kind) == wt:
-            out += [rules.rid("claims.tie_break_rule"), rules.rid("claims.tie_break_option")]
+    for _, row in before.claim_verdict(responses)[1]:
+        out += [row, rules.rid("claims.tie_break_option")] if row == tie else [row]
     return list(dict.fromkeys(out))
 
 
@@ -280,8 +268,11 @@ def replay_log(log: logs.GameLog) -> ReplayResult:
             queue = logs.step(st, a)
             res.steps += 1
             continue
-        want = _comparable(e.data)
-        idx = next((i for i, q in enumerate(queue) if _comparable(q) == want), None)
+        if queue and queue[0] == e.data:  # the usual case: the next line, word for word
+            idx: int | None = 0
+        else:
+            want = _comparable(e.data)
+            idx = next((i for i, q in enumerate(queue) if _comparable(q) == want), None)
         if idx is None:
             expected = _closest(queue, e.data)
             basis = expected if expected is not None else e.data

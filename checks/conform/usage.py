@@ -27,6 +27,7 @@ from typing import Any
 from chanspec.checks.conform.replay import claim_resolution, consequence_rules
 from chanspec.model import table as table_mod
 from chanspec.model.game import Action, State, deal_random
+from chanspec.model.source import cite_section
 
 # Action lines of the event log: decisions of a seat, not consequences of the rules.
 ACTION_EVENTS = frozenset({"start", "u", "chiu-u", "chiu", "eat", "reclaim", "pass",
@@ -180,22 +181,6 @@ def structure_refs(table: table_mod.Table) -> dict[str, list[str]]:
 
 # --------------------------------------------------------------------------- document
 
-SECTION_VI = (("first paragraph", "đoạn đầu"), ("closing paragraph", "đoạn cuối"),
-              ("all bullets", "mọi gạch đầu dòng"), ("bullet", "gạch đầu dòng"))
-
-
-def cite_section(section: str, lang: str = "en") -> str:
-    """``§3 bullet 2`` -> ``Bài Chắn §3, bullet 2`` (``lang="vi"``: ``Bài Chắn §3, gạch
-    đầu dòng 2``); a heading named in the section (``§2 Chíu``) stays as it is."""
-    head, sep, rest = section.partition(" ")
-    if sep and not head.endswith(",") and not rest.startswith("("):
-        section = f"{head}, {rest}"
-    if lang == "vi":
-        for en, vi in SECTION_VI:
-            section = section.replace(en, vi)
-    return f"Bài Chắn {section}"
-
-
 def _decision_list(counter: Counter[str] | None) -> list[dict[str, Any]]:
     if not counter:
         return []
@@ -212,11 +197,13 @@ def row_entry(row: table_mod.Row, usage: Usage,
         "section": row.section, "cite": cite_section(row.section),
         "cite_vi": cite_section(row.section, "vi"),
         "locator": row.locator or None, "vi": row.vi, "en": row.en,
+        "title_vi": row.title_vi or None, "title_en": row.title_en or None,
     }
     if row.is_option:
         entry["default"] = row.default
         entry["values"] = [{"value": v, "vi": row.value_text.get(v, {}).get("vi", ""),
                             "en": row.value_text.get(v, {}).get("en", ""),
+                            "label_vi": row.label(v, "vi"), "label_en": row.label(v, "en"),
                             "default": v == row.default} for v in row.values]
     else:
         entry["default"] = None

@@ -31,7 +31,7 @@ from typing import Any
 
 from chanspec.checks.findings import witness
 from chanspec.model.game import Action, State, deal_random
-from chanspec.model.table import SCOPED_BANS, Rules
+from chanspec.model.table import SCOPED_BANS, Rules, Table
 
 # The class of action each ban can refuse.
 BAN_CLASS = {"eat-chan": "eat-chan", "eat-ca": "eat-ca", "chiu": "chiu", "win": "win",
@@ -206,55 +206,83 @@ VERDICT_TEXT = {"live": ("", ""), "dead": ("**chết**", "**dead**"),
                 "counting": ("**chết, do đếm quân**", "**dead by counting**")}
 
 
-def markdown(docs: Sequence[Mapping[str, Any]], lang: str = "vi") -> list[str]:
-    """The section of OPEN_QUESTIONS.md on the clauses of the ban rows."""
+def markdown(docs: Sequence[Mapping[str, Any]], lang: str = "vi",
+             table: Table | None = None) -> list[str]:
+    """The section of OPEN_QUESTIONS.md on the clauses of the ban rows (``vi``: with the
+    English beside it, ``en``, or ``vi-only``): each row by its short title when `table`
+    gives one, its id only in the footnote."""
     en = lang == "en"
-    out = ["", "## " + ("Clauses of the ban rows" if en else
-                        "Từng điều khoản của các dòng cấm / Clauses of the ban rows"), ""]
+    vi_only = lang == "vi-only"
+
+    def lbl(vi: str, en_: str) -> str:
+        return en_ if en else vi if vi_only else f"{vi} / {en_}"
+
+    out = ["", "## " + lbl("Từng điều khoản của các dòng cấm", "Clauses of the ban rows"), ""]
     intro_en = (
-        "A ban row forbids several acts; each act is a clause, checked on its own in seeded "
-        "full-size hands. *In force*: decisions in which a seat held that ban and the act, "
-        "on the banned card, would have been allowed without it; *refused*: those the ban "
-        "did refuse. A clause never in force is never reached (the situation it is written "
-        "for does not arise); one in force that never refused anything is dead. Either way "
-        "the words of the row are wider than what they do, and the family may have meant "
-        "another scope.")
-    if en:
-        out.append(intro_en)
-    else:
-        out += ["Một dòng cấm cấm nhiều việc; mỗi việc là một điều khoản, được kiểm riêng trên "
-                "các ván đủ cỡ. *Có hiệu lực*: những lần một người đang bị cấm như vậy và việc "
-                "đó, trên đúng quân bị cấm, lẽ ra được phép nếu không có lệnh cấm; *đã cấm*: "
-                "những lần lệnh cấm thật sự chặn. Điều khoản chưa bao giờ có hiệu lực là chưa "
-                "bao giờ gặp (tình huống nó nói tới không xảy ra); có hiệu lực mà chưa từng "
-                "chặn gì là điều khoản chết. Cả hai trường hợp: lời của dòng rộng hơn tác dụng "
-                "của nó, có thể gia đình muốn một phạm vi khác.", "", f"*{intro_en}*"]
-    out += ["", "| " + ("row" if en else "dòng / row") + " | " + ("act" if en else "việc / act")
-            + " | " + ("in force" if en else "có hiệu lực / in force") + " | "
-            + ("refused" if en else "đã cấm / refused") + " | |", "|---|---|---:|---:|---|"]
+        "A ban row forbids several acts; each act is a clause, checked on its own in "
+        "full-size trial hands. *In force*: decisions in which a seat held that ban and the "
+        "act, on the banned card, would have been allowed without it; *refused*: those the "
+        "ban did refuse. A clause never in force is never reached (the situation it is "
+        "written for does not arise); one in force that never refused anything is dead. "
+        "Either way the words of the row are wider than what they do, and the family may "
+        "have meant another scope.")
+    intro_vi = (
+        "Một dòng cấm cấm nhiều việc; mỗi việc là một điều khoản, được kiểm riêng trên các "
+        "ván đủ cỡ chơi thử. *Có hiệu lực*: những lần một người đang bị cấm như vậy và việc "
+        "đó, trên đúng quân bị cấm, lẽ ra được phép nếu không có lệnh cấm; *đã cấm*: những "
+        "lần lệnh cấm thật sự chặn. Điều khoản chưa bao giờ có hiệu lực là chưa bao giờ gặp "
+        "(tình huống nó nói tới không xảy ra); có hiệu lực mà chưa từng chặn gì là điều khoản "
+        "chết. Cả hai trường hợp: lời của dòng rộng hơn tác dụng của nó, có thể gia đình muốn "
+        "một phạm vi khác.")
+    out += [intro_en] if en else [intro_vi] if vi_only else [intro_vi, "", f"*{intro_en}*"]
+    num = "en" if en else "vi"
+    out += ["", f"| {lbl('dòng', 'row')} | {lbl('việc', 'act')} | "
+            f"{lbl('có hiệu lực', 'in force')} | {lbl('đã cấm', 'refused')} | |",
+            "|---|---|---:|---:|---|"]
+    ids: list[str] = []
     for c in merged(docs):
         vi, en_ = CLASS_TEXT.get(str(c["class"]), (c["ban"], c["ban"]))
         vvi, ven = VERDICT_TEXT[verdict(c)]
-        out.append(f"| `{c['rule']}` ({c['ban']}) | {en_ if en else f'{vi} / {en_}'} | "
-                   f"{c['in_force']:,} | {c['refused']:,} | "
-                   f"{ven if en or not vvi else f'{vvi} / {ven}'} |")
+        row = table.rows.get(str(c["rule"])) if table is not None else None
+        name = lbl(row.title("vi"), row.title("en")) if row is not None else f"`{c['rule']}`"
+        ids.append(f"{c['rule']} ({c['ban']})")
+        out.append(f"| {name} | {lbl(vi, en_)} | {_num(c['in_force'], num)} | "
+                   f"{_num(c['refused'], num)} | {lbl(vvi, ven) if vvi else ''} |")
     notes = []
     for c in merged(docs):
         said = []
         proof = c.get("dead_by_counting")
         if proof:
-            said.append(proof["en"] if en else f"{proof['vi']} / {proof['en']}")
+            said.append(lbl(proof["vi"], proof["en"]))
         if c.get("scope_rule") and verdict(c) != "live":
-            q = f"`{c['scope_rule']}`"
-            said.append(f"a wider scope of this ban is asked as question {q}" if en else
-                        f"phạm vi rộng hơn của lệnh cấm này là câu hỏi {q} / a wider scope "
-                        f"of this ban is asked as question {q}")
+            q_row = table.rows.get(str(c["scope_rule"])) if table is not None else None
+            q = (lbl(q_row.title("vi"), q_row.title("en")) if q_row is not None
+                 else f"`{c['scope_rule']}`")
+            said.append(lbl(f"phạm vi rộng hơn của lệnh cấm này là một câu hỏi: {q}",
+                            f"a wider scope of this ban is asked as a question: {q}"))
         if said:
-            notes.append(f"- `{c['rule']}` ({c['ban']}): " + "; ".join(said))
+            row = table.rows.get(str(c["rule"])) if table is not None else None
+            name = lbl(row.title("vi"), row.title("en")) if row is not None else f"`{c['rule']}`"
+            vi, en_ = CLASS_TEXT.get(str(c["class"]), (c["ban"], c["ban"]))
+            notes.append(f"- {name} ({lbl(vi, en_)}): " + "; ".join(said))
     if notes:
         out += [""] + notes
-    sample = "; ".join(f"{d['players']} {'players' if en else 'người / players'}, "
-                       f"{d['policy']}: {d['games']} {'hands' if en else 'ván / hands'}, "
-                       f"seed {d['seed']}" for d in docs)
-    out += ["", ("Sample: " if en else "Mẫu / Sample: ") + sample]
+    sample = "; ".join(
+        f"{d['players']} {lbl('người', 'players')}, "
+        f"{lbl(*_policy(d['policy']))}: "
+        f"{_num(d['games'], num)} {lbl('ván', 'hands')}" for d in docs)
+    seeds = ", ".join(sorted({str(d["seed"]) for d in docs}))
+    out += ["", f"{lbl('Mẫu', 'Sample')}: {sample}", "",
+            f"<sub>{lbl('mã', 'ids')} — rows: {'; '.join(ids)} · seed: {seeds}</sub>"]
     return out
+
+
+def _policy(name: str) -> tuple[str, str]:
+    """The player's name without its gloss: ``người chơi tham`` / ``a greedy player``."""
+    vi, en = witness.POLICY_TEXT.get(name, (name, name))
+    return vi.split(":")[0], en.split(":")[0]
+
+
+def _num(x: int, lang: str) -> str:
+    text = f"{x:,}"
+    return text.replace(",", ".") if lang == "vi" else text

@@ -5,8 +5,10 @@ provisional row it searches the scaled-down configurations of checks/explore/sca
 shortest scenario in which the default and another value part ways (checks/findings/witness.py),
 plays seeded full-size random hands, by a greedy and by a uniform random player, with a
 shadow game per value to say how often the choice comes up and, playing the same hand
-under that value, how often it changes the result (with 95% intervals), and asks the
-all-hands questions (checks/oracles/hands.py).  It also reports what the exploration
+under that value, how often it changes the result (with 95% intervals), measures those
+figures again under each of the few readings of other rows its scenario rests on
+(`frequency_blame`: fewer hands, greedy player), and asks the all-hands questions
+(checks/oracles/hands.py).  It also reports what the exploration
 found on its own (deadlocks under the defaults) as questions the text does not answer.
 
 The result is a JSON document (`FILE_NAME`, committed next to OPEN_QUESTIONS.md because
@@ -23,15 +25,20 @@ computing it takes about ten minutes on two cores):
          "searches": [{"value", "scale", "found", "depth", "pairs", "exhaustive"}],
          "frequency": {value: {"hands", "seed", "policy": "greedy", "diverged",
                                "per_10000", "ci95", "changed", "changed_per_10000",
-                               "changed_ci95", "kinds", "first",
-                               "uniform": {the same for the uniform random player}}},
+                               "changed_ci95", "stuck", "stuck_per_10000", "stuck_ci95",
+                               "kinds", "first",
+                               "uniform": {the same for the uniform random player},
+                               "blame": [{"row", "value", "hands", "seed", "policy",
+                                          "diverged", "per_10000", "ci95", "changed",
+                                          "changed_per_10000", "changed_ci95", "stuck",
+                                          "stuck_per_10000", "stuck_ci95"}, ...]}},
          "effects": {value: {"vi", "en"}}}},
      "extra": [{"id", "vi", "en", "witness", "frequency"}],   # found by the checker
      "ends": {"win": n, "draw": n, "stuck-...": n},            # full-size default games
      "clauses": [checks/findings/clauses.py measure documents],
      "hands": {"4": {value-label: counts}, ...}, "z3": {...}}
 
-`finding_objects(doc)` turns it into checks/findings/questions.py `Finding`s for `render`.
+checks/findings/render.py tells it to the family (OPEN_QUESTIONS.md, the report).
 """
 
 from __future__ import annotations
@@ -50,9 +57,9 @@ from typing import IO, Any
 
 from chanspec.checks.explore import scale
 from chanspec.checks.explore.search import alt_rules, explore, worker_ignores_sigint
-from chanspec.checks.findings import clauses, divergence, questions, scenario, witness
+from chanspec.checks.findings import clauses, questions, scenario, witness
 from chanspec.checks.oracles import hands as hands_mod
-from chanspec.checks.output import Ticker, count
+from chanspec.checks.output import Ticker
 from chanspec.model import cards
 from chanspec.model.game import Action, Deal, State
 from chanspec.model.table import Table, before_decisions
@@ -63,6 +70,9 @@ PARAMS: dict[str, Any] = {
     "budget": 30_000, "hands": 3000, "hands_uniform": 1000, "hand_seed": 2026, "players": 4,
     "clause_hands": 200,
     "explore_deals": 6,
+    # each question's frequency measured again under the readings its witness rests on:
+    # at most `blame_readings` of them, over `blame_hands` greedy hands (same seed)
+    "blame_hands": 500, "blame_readings": 3,
 }
 
 
@@ -80,19 +90,28 @@ def default_path() -> Path:
 
 
 def _describe_actions(st: State, acts: Sequence[Action]) -> tuple[str, str]:
+    """The actions in words; several discards (or returns) of one seat as one phrase."""
     if not acts:
         return "không có", "none"
-    parts = [scenario.describe_action(st, a) for a in acts]
+    groups: dict[tuple[int, str], list[Action]] = {}
+    for a in acts:
+        key = (a.seat, a.kind) if a.kind in ("discard", "return") else (a.seat, repr(a))
+        groups.setdefault(key, []).append(a)
+    parts = []
+    for (seat, kind), group in groups.items():
+        if len(group) == 1:
+            parts.append(scenario.describe_action(st, group[0]))
+            continue
+        names = ", ".join(cards.name(a.card) for a in group if a.card is not None)
+        n_vi, n_en = len(group), len(group)
+        if kind == "discard":
+            parts.append((f"Ghế {seat} đánh một trong {n_vi} quân: {names}",
+                          f"Seat {seat} discards one of {n_en} cards: {names}"))
+        else:
+            parts.append((f"Ghế {seat} trả về cửa bị ngắt một trong {n_vi} quân: {names}",
+                          f"Seat {seat} returns one of {n_en} cards to the interrupted gate: "
+                          f"{names}"))
     return "; ".join(p[0] for p in parts), "; ".join(p[1] for p in parts)
-
-
-def _result_text(res: Any) -> tuple[str, str]:
-    if res is None:
-        return "ván chưa kết thúc", "the hand goes on"
-    kind, winner, how = (list(res) + [None, None, None])[:3]
-    if kind == "win":
-        return f"ghế {winner} ù ({how})", f"seat {winner} wins ({how})"
-    return "ván hòa", "the hand is drawn"
 
 
 def effects(table: Table, name: str, players: int, opt: str, deal: Deal,
@@ -113,7 +132,7 @@ def effects(table: Table, name: str, players: int, opt: str, deal: Deal,
             continue
         legal = set(st.legal_actions())
         if st.is_terminal():
-            vi, en = _result_text(witness.observe(st)[1])
+            vi, en = scenario.result_text(witness.observe(st)[1])
             out[v] = {"vi": f"Kết quả: {vi}.", "en": f"Result: {en}."}
             continue
         if not legal:
@@ -133,18 +152,23 @@ def effects(table: Table, name: str, players: int, opt: str, deal: Deal,
 def _witness_doc(table: Table, name: str, players: int, opt: str, a: str, b: str,
                  d: witness.Divergence) -> dict[str, Any]:
     r = scale.rules_for(table, name, players, {opt: a})
+    row = table.rows[opt]
     steps = scenario.narrate(r, d.deal, d.path)
     st = State.replay(r, d.deal, d.path)
     diff = list(d.only_a) + list(d.only_b)
     if diff:
         avi, aen = _describe_actions(st, d.only_a)
         bvi, ben = _describe_actions(st, d.only_b)
-        last_vi = f"Tại đây hai cách hiểu khác nhau — chỉ với `{a}`: {avi}; chỉ với `{b}`: {bvi}"
-        last_en = f"Here the readings part ways — only under `{a}`: {aen}; only under `{b}`: {ben}"
+        last_vi = (f"Tại đây hai cách hiểu khác nhau — chỉ «{row.label(a, 'vi')}» cho phép: "
+                   f"{avi}; chỉ «{row.label(b, 'vi')}» cho phép: {bvi}")
+        last_en = (f"Here the readings part ways — only «{row.label(a, 'en')}» allows: {aen}; "
+                   f"only «{row.label(b, 'en')}» allows: {ben}")
     else:
-        ra, rb = _result_text(d.result_a), _result_text(d.result_b)
-        last_vi = f"Tại đây kết quả khác nhau — với `{a}`: {ra[0]}; với `{b}`: {rb[0]}"
-        last_en = f"Here the results differ — under `{a}`: {ra[1]}; under `{b}`: {rb[1]}"
+        ra, rb = scenario.result_text(d.result_a), scenario.result_text(d.result_b)
+        last_vi = (f"Tại đây kết quả khác nhau — khi «{row.label(a, 'vi')}»: {ra[0]}; "
+                   f"khi «{row.label(b, 'vi')}»: {rb[0]}")
+        last_en = (f"Here the results differ — with «{row.label(a, 'en')}»: {ra[1]}; "
+                   f"with «{row.label(b, 'en')}»: {rb[1]}")
     steps.append(scenario.Step(len(steps), None, last_vi, last_en))
     return {"option": opt, "value_a": a, "value_b": b, "scale": name,
             "players": players, "deal": d.deal.as_json(),
@@ -227,27 +251,6 @@ def blame(table: Table, w: Mapping[str, Any]) -> dict[str, Any]:
     return _blame(table, w, _readings(table, skip=opt), gone)
 
 
-def _blame_line(b: Mapping[str, Any] | None, lang: str) -> tuple[str, str] | None:
-    if not b:
-        return None
-    gone = b["removed_by"]
-    if not gone:
-        return ("Không cách hiểu nào khác của một dòng còn mở làm tình huống này biến mất "
-                f"(đã thử {b['checked']} cách).",
-                f"No single other reading of an open row makes this scenario disappear "
-                f"({b['checked']} tried).")
-    how_vi = {"path": "một bước không còn được phép", "same": "hai cách hiểu không còn khác",
-              "moves": "ván không còn kẹt"}
-    how_en = {"path": "a step is no longer allowed", "same": "the readings no longer differ",
-              "moves": "the hand is no longer stuck"}
-    vi = "; ".join(f"`{g['row']}` = `{g['value']}` ({how_vi[g['how']]})" for g in gone)
-    en = "; ".join(f"`{g['row']}` = `{g['value']}` ({how_en[g['how']]})" for g in gone)
-    return (f"Tình huống này dựa vào cách hiểu mặc định của dòng khác; nó biến mất nếu: {vi} "
-            f"(đã thử {b['checked']} cách).",
-            f"This scenario rests on the default reading of other rows; it disappears "
-            f"under: {en} ({b['checked']} tried).")
-
-
 def _stuck_witness(table: Table, params: Mapping[str, Any], workers: int,
                    say: Callable[[str], None]) -> dict[str, Any] | None:
     """The shortest deadlock under the defaults over the scales (if any)."""
@@ -284,6 +287,61 @@ def blame_stuck(table: Table, w: Mapping[str, Any]) -> dict[str, Any]:
         return "moves" if st.is_terminal() or st.legal_actions() else None
 
     return _blame(table, w, _readings(table), gone)
+
+
+def frequency_readings(table: Table, opt: str, q: Mapping[str, Any],
+                       cap: int) -> list[tuple[str, str]]:
+    """The readings question `opt`'s frequencies (`q` its findings) are measured again
+    under: those of other rows that make its witness disappear (the blame of the
+    family's-game witness, else of the scaled-down one), in `_readings` order, at most
+    `cap` of them."""
+    order = {r: i for i, r in enumerate(_readings(table, skip=opt))}
+    for b in ((q.get("full_witness") or {}).get("blame"), q.get("blame")):
+        gone = {(g["row"], g["value"]) for g in (b or {}).get("removed_by", [])}
+        gone &= set(order)  # a row settled since, or the question's own row: not a reading
+        if gone:
+            return sorted(gone, key=order.__getitem__)[:cap]
+    return []
+
+
+_BLAME_KEYS = ("hands", "seed", "policy", "diverged", "per_10000", "ci95", "changed",
+               "changed_per_10000", "changed_ci95", "stuck", "stuck_per_10000", "stuck_ci95")
+
+
+def frequency_blame(table: Table, p: Mapping[str, Any],
+                    wanted: Mapping[str, Sequence[tuple[str, str]]], workers: int = 1,
+                    say: Callable[[str], None] = lambda s: None,
+                    ticker: Ticker | None = None) -> dict[str, dict[str, list[dict[str, Any]]]]:
+    """Each question's frequencies (`wanted`: question row -> readings of other rows)
+    measured again with one reading applied: ``{row: {value: [entry, ...]}}``, an entry
+    per reading in the order of `wanted`, as `witness.frequency` counts them over
+    ``p["blame_hands"]`` greedy hands of seed ``p["hand_seed"]`` played under the reading,
+    with a shadow under the reading and the question's value.
+
+    One run per reading, shadowing every question that asks for it (a shadow never
+    changes the hand nor the other shadows), each run spread over `workers` processes by
+    `witness.frequency`: the result does not depend on `workers`."""
+    players, hands, seed = int(p["players"]), int(p["blame_hands"]), int(p["hand_seed"])
+    order = {r: i for i, r in enumerate(_readings(table))}
+    wanted = {opt: [r for r in rs if r[0] != opt] for opt, rs in wanted.items()}
+    runs = sorted({r for rs in wanted.values() for r in rs}, key=lambda r: (order.get(r, -1), r))
+    got: dict[tuple[str, str, str, str], dict[str, Any]] = {}
+    for rid, v in runs:
+        alts = [(f"{opt}={b}", table.resolve(players, {rid: v, opt: b}))
+                for opt in sorted(wanted) if (rid, v) in wanted[opt]
+                for b in table.rows[opt].values if b != table.rows[opt].default]
+        say(f"{hands} full-size hands with {rid}={v} (seed {seed}): {len(alts)} values")
+        tick = every_few_seconds(lambda done, total: say(f"hands {done}/{total}"),
+                                 ticker or Ticker())
+        freqs, _, _ = witness.frequency(table.resolve(players, {rid: v}), alts, hands, seed,
+                                        workers, progress=tick)
+        for fr in freqs:
+            opt, b = fr.key.split("=", 1)
+            j = fr.as_json()
+            got[(opt, b, rid, v)] = {"row": rid, "value": v, **{k: j[k] for k in _BLAME_KEYS}}
+    return {opt: {b: [got[(opt, b, rid, v)] for rid, v in rs]
+                  for b in table.rows[opt].values if b != table.rows[opt].default}
+            for opt, rs in wanted.items()}
 
 
 def every_few_seconds(report: Callable[[int, int], None],
@@ -445,6 +503,13 @@ def _compute(table: Table, p: Mapping[str, Any], doc: dict[str, Any], workers: i
             q["blame"] = blame(table, best[2])
         q["full_witness"] = full_witness(table, p, opt, q["frequency"])
         doc["questions"][opt] = q
+    say(f"frequencies under the readings the witnesses rest on: {p['blame_hands']} hands each")
+    wanted = {opt: frequency_readings(table, opt, q, int(p["blame_readings"]))
+              for opt, q in doc["questions"].items()}
+    for opt, per_value in frequency_blame(table, p, wanted, workers, say, ticker).items():
+        for b, entries in per_value.items():
+            if b in doc["questions"][opt]["frequency"]:
+                doc["questions"][opt]["frequency"][b]["blame"] = entries
     stuck = _stuck_witness(table, p, workers, say)
     if stuck is not None:
         doc["extra"].append({
@@ -502,286 +567,6 @@ def z3_all(table: Table, players: int) -> dict[str, Any]:
 # or two), so that a loaded machine never turns an answer into "unknown" and the saved
 # findings do not depend on the load.
 Z3_TIMEOUT_MS = 900_000
-
-
-# --------------------------------------------------------------------------- rendering
-
-
-def _steps(w: Mapping[str, Any]) -> tuple[list[str], list[str]]:
-    vi = [str(s["action_vi"]) for s in w["steps"]]
-    en = [str(s["action_en"]) for s in w["steps"]]
-    return vi, en
-
-
-def _scale_note(w: Mapping[str, Any]) -> tuple[str, str]:
-    if w["scale"] == scale.FULL:
-        return (f"Một ván đủ cỡ của gia đình ({w['players']} người, đủ bộ bài): ván số "
-                f"{w['hand']} trong các ván chơi thử có thể chơi lại, với người chơi tham; "
-                f"chỉ {len(w['path'])} nước đầu.",
-                f"A hand of the family's own game ({w['players']} players, the whole deck): "
-                f"hand {w['hand']} of the seeded trial hands (seed {w['seed']}), greedy "
-                f"player; its first {count(len(w['path']), 'move')} only.")
-    sc = scale.SCALES.get(w["scale"])
-    if sc is None:
-        return "", ""
-    return (f"Cấu hình thu nhỏ `{sc.name}`: {sc.vi}.", f"Scaled-down configuration "
-            f"`{sc.name}`: {sc.en}.")
-
-
-def finding_objects(doc: Mapping[str, Any], table: Table,
-                    lang: str = "vi") -> dict[str, questions.Finding]:
-    out: dict[str, questions.Finding] = {}
-    open_rows = {r.id for r in questions.question_rows(table)}
-    for rid, q in doc.get("questions", {}).items():
-        if rid not in open_rows:  # a row settled since: no longer a question
-            continue
-        small = q.get("witness")
-        # the scenario shown: a hand of the family's own game when one parted, else the
-        # shortest one of a scaled-down game (marked as such)
-        w = q.get("full_witness") or small
-        steps_vi: list[str] = []
-        steps_en: list[str] = []
-        eff: dict[str, questions.Effect] = {}
-        if w is not None:
-            nvi, nen = _scale_note(w)
-            steps_vi, steps_en = _steps(w)
-            steps_vi = [nvi] + steps_vi
-            steps_en = [nen] + steps_en
-            eff = {k: questions.Effect(v["vi"], v["en"]) for k, v in w["effects"].items()}
-            if small is not None and small is not w:
-                svi, sen = _scale_note(small)
-                steps_vi.append(f"Ngắn nhất trong cấu hình thu nhỏ: {len(small['path'])} nước "
-                                f"(hình dưới). {svi}")
-                steps_en.append(f"Shortest in a scaled-down game: "
-                                f"{count(len(small['path']), 'move')} (the picture below). {sen}")
-        else:
-            tried = ", ".join(f"{s['value']}@{s['scale']} ({s['pairs']:,} cặp trạng thái/"
-                              f"state pairs{', vét cạn/exhaustive' if s['exhaustive'] else ''})"
-                              for s in q["searches"])
-            steps_vi = [f"Không tìm thấy tình huống nào mà các giá trị cho nước đi hay kết quả "
-                        f"khác nhau (đã tìm: {tried})."]
-            steps_en = [f"No scenario found in which the values allow different actions or "
-                        f"give different results (searched: {tried})."]
-        freq = q.get("frequency", {})
-        row = table.rows[rid]
-        for v in row.values:
-            if v == row.default or w is None:
-                continue
-            searched = [s for s in q["searches"] if s["value"] == v]
-            f = freq.get(v)
-            if searched and not any(s["found"] for s in searched) and f and not f["diverged"]:
-                how = ", ".join(f"{s['scale']} ({s['pairs']:,}"
-                                f"{', vét cạn/exhaustive' if s['exhaustive'] else ''})"
-                                for s in searched)
-                eff[v] = questions.Effect(
-                    f"Không tìm thấy tình huống nào mà `{v}` khác mặc định `{row.default}`: "
-                    f"đã so {how} cặp trạng thái và {f['hands']} ván đủ cỡ (hạt giống "
-                    f"{f['seed']}). Trong những gì đã tìm, lựa chọn này không làm thay đổi gì.",
-                    f"No scenario found in which `{v}` differs from the default "
-                    f"`{row.default}`: compared {how} state pairs and {f['hands']} full-size "
-                    f"hands (seed {f['seed']}). As far as searched, this choice changes "
-                    f"nothing.")
-        fvi, fen = [], []
-        for v in [x for x in table.rows[rid].values if x in freq]:
-            f = freq[v]
-            kinds = ", ".join(f"{k} {n}" for k, n in f["kinds"].items()) or "—"
-            fvi.append(f"`{v}`: {_how_often(f, 'vi')}; thay đổi đầu tiên: {kinds}")
-            fen.append(f"`{v}`: {_how_often(f, 'en')}; first change: {kinds}")
-        src = None
-        if w is not None:
-            src = (f"chanspec check — witness {w['option']}={w['value_a']} vs "
-                   f"{w['value_b']} at scale {w['scale']}: {' | '.join(w['path']) or '(deal)'}")
-        bl = _blame_line(w.get("blame", q.get("blame")) if w is not None else None, lang)
-        out[rid] = questions.Finding(
-            blame_vi=None if bl is None else bl[0], blame_en=None if bl is None else bl[1],
-            weight=max((float(f.get("changed_per_10000", 0.0)) for f in freq.values()),
-                       default=0.0),
-            steps_vi=steps_vi, steps_en=steps_en,
-            frequency_vi="; ".join(fvi) or None, frequency_en="; ".join(fen) or None,
-            effects=eff, source=src,
-            mermaid=None if w is None else divergence.to_mermaid(
-                divergence.picture(table, small or w), lang))
-    return out
-
-
-def number(x: float, lang: str) -> str:
-    """7153 -> ``7.153`` in Vietnamese (``,`` for decimals), ``7,153`` in English."""
-    text = f"{x:,.1f}".rstrip("0").rstrip(".")
-    if lang == "vi":
-        text = text.replace(",", " ").replace(".", ",").replace(" ", ".")
-    return text
-
-
-def _rate(f: Mapping[str, Any], key: str, ci: str, lang: str) -> str:
-    lo, hi = f.get(ci) or (f[key], f[key])
-    return f"{number(f[key], lang)} ({number(lo, lang)}–{number(hi, lang)})"
-
-
-def _how_often(f: Mapping[str, Any], lang: str) -> str:
-    """Both measures, under both players, per 10,000 hands with 95% intervals."""
-    out = []
-    for pf in (f, f.get("uniform")):
-        if pf is None:
-            continue
-        name = pf.get("policy", "greedy")
-        pvi, pen = witness.POLICY_TEXT.get(name, (name, name))
-        n = number(pf["hands"], lang)
-        if "changed_per_10000" not in pf:  # saved before results were compared
-            out.append(f"{number(pf['per_10000'], lang)} / 10.000 ván ({n} ván)" if lang == "vi"
-                       else f"{number(pf['per_10000'], lang)} per 10,000 hands ({n} hands)")
-            continue
-        if lang == "vi":
-            out.append(f"{pvi}: lựa chọn này xuất hiện ở {_rate(pf, 'per_10000', 'ci95', lang)}"
-                       f" / 10.000 ván, đổi kết quả ở "
-                       f"{_rate(pf, 'changed_per_10000', 'changed_ci95', lang)} / 10.000 ván "
-                       f"({n} ván, hạt giống {pf['seed']})")
-        else:
-            out.append(f"{pen}: the choice comes up in "
-                       f"{_rate(pf, 'per_10000', 'ci95', lang)} per 10,000 hands and changes "
-                       f"the result in {_rate(pf, 'changed_per_10000', 'changed_ci95', lang)} "
-                       f"per 10,000 ({n} hands, seed {pf['seed']})")
-    return "; ".join(out)
-
-
-def report_findings(doc: Mapping[str, Any] | None, table: Table) -> dict[str, dict[str, Any]]:
-    """The same findings OPEN_QUESTIONS.md shows, for ``chanspec report``, with each
-    witness also as a structured scenario (hands, gates and laid cards at every step) so
-    the report can draw the table.  Empty when `doc` is missing or stale for `table`."""
-    if doc is None or doc.get("table_digest") != table_digest(table):
-        return {}
-    out: dict[str, dict[str, Any]] = {}
-    for rid, f in finding_objects(doc, table).items():
-        d: dict[str, Any] = {
-            "steps_vi": list(f.steps_vi), "steps_en": list(f.steps_en),
-            "frequency_vi": f.frequency_vi, "frequency_en": f.frequency_en,
-            "effects": {k: {"vi": e.vi, "en": e.en} for k, e in f.effects.items()},
-            "source": f.source,
-        }
-        q = doc["questions"][rid]
-        found = [x for x in (q.get("full_witness"), q.get("witness")) if x is not None]
-        if found:
-            d["scenarios"] = []
-            for x in found:
-                nvi, nen = _scale_note(x)
-                d["scenarios"].append({
-                    "steps": x["steps"], "players": x["players"],
-                    "title": {"vi": f"{x['option']}: `{x['value_a']}` và `{x['value_b']}`",
-                              "en": f"{x['option']}: `{x['value_a']}` and `{x['value_b']}`"},
-                    "note": {"vi": nvi, "en": nen},
-                })
-            pic = divergence.picture(table, found[-1])
-            d["divergence"] = {**pic, "text": divergence.text(pic),
-                               "mermaid": divergence.to_mermaid(pic)}
-        out[rid] = _plain(d)
-    return out
-
-
-def _plain(x: Any) -> Any:
-    """The Markdown code marks (backticks) dropped, for text shown as HTML."""
-    if isinstance(x, str):
-        return x.replace("`", "")
-    if isinstance(x, list):
-        return [_plain(v) for v in x]
-    if isinstance(x, dict):
-        return {k: _plain(v) for k, v in x.items()}
-    return x
-
-
-def render(table: Table, doc: Mapping[str, Any] | None, lang: str = "vi") -> str:
-    """OPEN_QUESTIONS.md (``vi``: Vietnamese with English, as committed; ``en``: English
-    only), with the findings of `doc` when they were computed for this table."""
-    if doc is None or doc.get("table_digest") != table_digest(table):
-        return questions.render(table, lang=lang)
-    return questions.render(table, finding_objects(doc, table, lang),
-                            extra=extra_sections(doc, lang),
-                            lang=lang)
-
-
-def extra_sections(doc: Mapping[str, Any], lang: str = "vi") -> list[str]:
-    """Markdown for what the checker found beyond the table's rows, and the hand counts."""
-    en = lang == "en"
-
-    def lbl(vi: str, en_: str) -> str:
-        return en_ if en else f"{vi} / {en_}"
-
-    out: list[str] = []
-    for e in doc.get("extra", []):
-        w = e["witness"]
-        nvi, nen = _scale_note(w)
-        head = (f"### `{e['id']}` ({lbl('máy phát hiện', 'found by the checker')}; "
-                f"{lbl('chưa có dòng trong bảng', 'no table row yet')})")
-        out += ["", f'<a id="{e["id"]}"></a>', head, ""]
-        if en:
-            out += [f"**Question:** {e['en']}", "", "#### Scenario", "", nen, ""]
-        else:
-            out += [f"**Câu hỏi:** {e['vi']}", "", f"*Question: {e['en']}*", "",
-                    "#### Tình huống / Scenario", "", f"{nvi}  ", f"*{nen}*", ""]
-        for i, s in enumerate(w["steps"]):
-            if en:
-                out.append(f"{i}. {s['action_en']}")
-                continue
-            out.append(f"{i}. {s['action_vi']}  ")
-            out.append(f"   *{s['action_en']}*")
-        bl = _blame_line(w.get("blame"), lang)
-        if bl is not None:
-            out += ["", f"**Depends on:** {bl[1]}" if en else
-                    f"**Phụ thuộc / Depends on:** {bl[0]} — *{bl[1]}*"]
-        fs = e.get("full_size")
-        if fs:
-            stuck = ", ".join(f"{k}: {v}" for k, v in sorted(fs["stuck"].items())) or "0"
-            if en:
-                out += ["", f"**How often:** seeded random full-size hands that got stuck: "
-                        f"{stuck} of {fs['hands']} (seed {fs['seed']})"]
-            else:
-                out += ["", f"**Mức thường gặp / How often:** ván ngẫu nhiên đủ cỡ bị kẹt / "
-                        f"seeded random full-size hands that got stuck: {stuck} trên / of "
-                        f"{fs['hands']} (hạt giống / seed {fs['seed']})"]
-    if doc.get("clauses"):
-        out += clauses.markdown(doc["clauses"], lang)
-    hands = doc.get("hands") or {}
-    if hands:
-        out += ["", f"## {lbl('Đếm bài ù', 'Counting winning hands')}", ""]
-        if en:
-            out.append("Exact counts over the win engine's per-class tables, counting face "
-                       "multisets. `complete`: complete hands; `u_wins`: (hand one short, "
-                       "completing face) pairs that win by ordinary ù.")
-        else:
-            out.append(
-                "Đếm chính xác theo từng lớp quân (bảng của bộ máy ù), tính theo số lượng mỗi "
-                "mặt quân. *Exact counts over the win engine's per-class tables, counting face "
-                "multisets.* `complete`: bài đủ đôi ngay (không cần quân cuối) / *complete "
-                "hands*; `u_wins`: (bài thiếu một quân, quân ù) được ù thường / *(hand one "
-                "short, completing face) pairs that win by ordinary ù*.")
-        out += ["", f"| {lbl('người', 'players')} | {lbl('tùy chọn', 'options')} | complete "
-                "| u_wins |", "|---|---|---|---|"]
-        for players, counts in hands.items():
-            for label, c in counts.items():
-                out.append(f"| {players} | `{label}` | {c['complete']:,} | {c['u_wins']:,} |")
-    z = doc.get("z3") or {}
-    if z:
-        out += ["", f"## {lbl('Câu hỏi trên mọi bài (Z3)', 'Questions over all hands (Z3)')}",
-                ""]
-        names = {"dead_wait": ("bài chờ chỉ bằng quân không bao giờ được ù",
-                               "a wait only on cards that may never complete ù"),
-                 "needs_special_ca": ("bài ù bắt buộc phải có Cạ đặc biệt",
-                                      "a winning hand that needs a special cạ")}
-        for opts, qs in z.items():
-            for name, ans in qs.items():
-                vi, en_ = names.get(name, (name, name))
-                label = f"`{opts}`" if opts else lbl("mặc định", "defaults")
-                what = en_ if en else f"{vi} / *{en_}*"
-                if ans["answer"] == "witness":
-                    hand = cards.names(cards.parse(c) for c in ans["hand"])
-                    cand = cards.name(cards.parse(ans["candidate"])) if ans["candidate"] else ""
-                    out.append(f"- {label} — {what}: {lbl('có', 'yes')} — {hand}"
-                               + (f" + **{cand}**" if cand else ""))
-                elif ans["answer"] == "none":
-                    out.append(f"- {label} — {what}: "
-                               f"{lbl('không có (Z3 chứng minh)', 'none (proved by Z3)')}")
-                else:
-                    out.append(f"- {label} — {what}: {lbl('chưa rõ', 'unknown')} "
-                               f"({ans.get('why')})")
-    return out
 
 
 def load(path: Path | None = None) -> dict[str, Any] | None:

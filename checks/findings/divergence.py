@@ -42,8 +42,9 @@ def _end(st: State) -> dict[str, Any]:
     if out is not None:
         if out.get("result") == "win":
             w, k = out.get("winner"), out.get("kind")
-            return {"kind": "win", "winner": w, "vi": f"Ghế {w} ù ({k})",
-                    "en": f"Seat {w} wins ({k})", "rules": list(out.get("rules", ()))}
+            vi, en = scenario.result_text(["win", w, k])
+            return {"kind": "win", "winner": w, "vi": vi[:1].upper() + vi[1:],
+                    "en": en[:1].upper() + en[1:], "rules": list(out.get("rules", ()))}
         return {"kind": "draw", "winner": None, "vi": "Hết nọc: ván hòa",
                 "en": "The nọc is empty: the hand is drawn", "rules": list(out.get("rules", ()))}
     if not st.legal_actions():
@@ -103,28 +104,47 @@ def picture(table: Table, w: Mapping[str, Any]) -> dict[str, Any]:
                 st.apply(a)
                 legal = st.legal_actions()
                 a = _policy(legal) if legal and not st.is_terminal() else None
+        row = table.rows[opt]
         branches.append({"value": value, "steps": steps, "end": _end(st),
-                         "only": [x.code() for x in only[value]]})
+                         "only": [x.code() for x in only[value]],
+                         "label": {"vi": row.label(value, "vi"), "en": row.label(value, "en")}})
     differs = {b["value"]: (b["end"]["kind"], b["end"]["winner"]) for b in branches}
     return {"option": opt, "scale": name, "deal": w["deal"],
+            "title": {"vi": table.rows[opt].title("vi"), "en": table.rows[opt].title("en")},
             "deal_vi": scenario.describe_deal(deal)[0], "deal_en": scenario.describe_deal(deal)[1],
             "common": common, "branches": branches,
             "ends_differ": len(set(differs.values())) > 1}
 
 
 def _label(s: Mapping[str, Any], lang: str = "vi") -> str:
+    """A step: in English its code, words and rule ids; for the family (``vi``) the
+    words alone (the ids are in the question's footnote and the report)."""
+    if lang != "en":
+        return f"{s['vi']}\n{s['en']}"
     rules = f"[{', '.join(s['rules'])}]" if s.get("rules") else ""
-    words = s["en"] if lang == "en" else f"{s['vi']}\n{s['en']}"
-    return f"{s['code']}: {words}\n{rules}".rstrip()
+    return f"{s['code']}: {s['en']}\n{rules}".rstrip()
+
+
+def _name(pic: Mapping[str, Any], b: Mapping[str, Any] | None, lang: str) -> str:
+    """The question (b None) or one reading by its title/label (ids in English only)."""
+    if lang == "en":
+        return pic["option"] if b is None else f"{pic['option']}={b['value']}"
+    t = pic.get("title") if b is None else b.get("label")
+    if not t:
+        return pic["option"] if b is None else str(b["value"])
+    return f"{t['vi']} / {t['en']}"
 
 
 def to_mermaid(pic: Mapping[str, Any], lang: str = "vi") -> str:
     """The picture as a Mermaid flowchart: the shared path down to where the readings
     part, then one subgraph per reading, side by side, ending in what differs.  ``vi``:
-    Vietnamese labels with English beside them; ``en``: English only."""
+    Vietnamese labels with English beside them, readings by their labels and no ids;
+    ``en``: English only, with action codes and rule ids."""
     fc = mermaid.Flowchart("TD")
-    deal = "Deal" if lang == "en" else "Chia bài / deal"
-    fc.node("deal", f"{deal} ({pic['scale']})\n" + _deal_short(pic), "stadium")
+    if lang == "en":
+        fc.node("deal", f"Deal ({pic['scale']})\n" + _deal_short(pic), "stadium")
+    else:
+        fc.node("deal", "Chia bài / deal\n" + _deal_short(pic), "stadium")
     prev = "deal"
     for i, s in enumerate(pic["common"]):
         nid = f"c{i}"
@@ -133,12 +153,12 @@ def to_mermaid(pic: Mapping[str, Any], lang: str = "vi") -> str:
         prev = nid
     part = ("the readings part here" if lang == "en"
             else "các cách hiểu tách ở đây / the readings part here")
-    fc.node("part", f"{pic['option']}: {part}", "diamond")
+    fc.node("part", f"{_name(pic, None, lang)}: {part}", "diamond")
     fc.edge(prev, "part")
     ends: list[str] = []
     for k, b in enumerate(pic["branches"]):
         sid = f"b{k}"
-        fc.subgraph(sid, f"{pic['option']}={b['value']}")
+        fc.subgraph(sid, _name(pic, b, lang))
         last = None
         for i, s in enumerate(b["steps"]):
             nid = f"b{k}s{i}"
@@ -149,13 +169,14 @@ def to_mermaid(pic: Mapping[str, Any], lang: str = "vi") -> str:
         end = f"b{k}end"
         e = b["end"]
         words = e["en"] if lang == "en" else f"{e['vi']}\n{e['en']}"
-        fc.node(end, words + (f"\n[{', '.join(e['rules'])}]" if e["rules"] else ""),
-                "hexagon")
+        fc.node(end, words + (f"\n[{', '.join(e['rules'])}]" if e["rules"] and lang == "en"
+                              else ""), "hexagon")
         ends.append(end)
         if last is not None:
             fc.edge(last, end)
         fc.end()
-        fc.edge("part", f"b{k}s0" if b["steps"] else end, b["value"])
+        edge = b["value"] if lang == "en" else (b.get("label") or {}).get("vi", b["value"])
+        fc.edge("part", f"b{k}s0" if b["steps"] else end, edge)
     fc.style("part", "fill:#f6e0ff,stroke:#a0a", "part")
     for k, b in enumerate(pic["branches"]):
         kind = b["end"]["kind"]

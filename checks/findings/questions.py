@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from chanspec.model.source import cite_section
 from chanspec.model.table import Row, Table
 
 FILE_NAME = "OPEN_QUESTIONS.md"
@@ -24,6 +25,7 @@ STATUS_TEXT = {
     "provisional": ("tạm thời — đang dùng mặc định, chờ xác nhận",
                     "provisional — a default is in use, awaiting confirmation"),
 }
+STATUS_SHORT = {"open": ("còn mở", "open"), "provisional": ("tạm thời", "provisional")}
 FOUND_BY_TEXT = {
     "family": ("gia đình tự nêu trong văn bản", "the family, in their own text"),
     "checker": ("máy kiểm tra phát hiện (văn bản không nói)",
@@ -31,6 +33,9 @@ FOUND_BY_TEXT = {
     "reading": ("đọc kỹ từng câu của văn bản: lời văn cho phép hơn một cách hiểu",
                 "a sentence-by-sentence reading: the words allow more than one reading"),
 }
+FOUND_BY_SHORT = {"family": ("gia đình", "the family"), "checker": ("máy kiểm tra", "the checker"),
+                  "reading": ("đọc kỹ văn bản", "a close reading")}
+LANGS = ("vi", "en", "vi-only")
 
 
 @dataclass(frozen=True)
@@ -46,7 +51,8 @@ class Finding:
     """Extra content for one question, produced by a checker.
 
     ``steps_vi``/``steps_en`` are the scenario's steps (same length); ``frequency_vi``/
-    ``frequency_en`` say how often the situation arises (e.g. from random games);
+    ``frequency_en`` say how often the situation arises (e.g. from random games): a first
+    line, then one line per reading (shown as a list);
     ``effects`` maps option values to what happens under each; ``source`` says which
     command or seed produced it, so anyone can reproduce it; ``mermaid`` is the
     divergence picture (checks/findings/divergence.py), embedded as a ```mermaid block.
@@ -62,6 +68,10 @@ class Finding:
     weight: float = 0.0  # how often the question changes a hand's result (per 10,000)
     blame_vi: str | None = None  # the other rows' readings the scenario rests on
     blame_en: str | None = None
+    footnote: str | None = None  # the ids behind it, one small line (``<sub>…</sub>``)
+    # how often, as the table reads today and under each of those readings
+    frequency_blame_vi: str | None = None
+    frequency_blame_en: str | None = None
 
     def __post_init__(self) -> None:
         if len(self.steps_vi) != len(self.steps_en):
@@ -77,67 +87,105 @@ def _one_line(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
 
 
-def _label(lang: str, vi: str, en: str) -> str:
-    """A short label: ``vi / en``, or ``en`` alone in English."""
-    return en if lang == "en" else f"{vi} / {en}"
+def label(lang: str, vi: str, en: str) -> str:
+    """A short label: ``vi / en``; ``en`` alone in English, ``vi`` alone in vi-only."""
+    return en if lang == "en" else vi if lang == "vi-only" else f"{vi} / {en}"
 
 
-def _text(lang: str, vi: str, en: str, sep: str = " — ") -> str:
-    """Vietnamese text with its English in italics, or the English alone."""
-    return en if lang == "en" else f"{vi}{sep}*{en}*"
+def text(lang: str, vi: str, en: str, sep: str = " — ") -> str:
+    """Vietnamese text with its English in italics, or one of them alone."""
+    return en if lang == "en" else vi if lang == "vi-only" else f"{vi}{sep}*{en}*"
+
+
+_label, _text = label, text
+
+
+def title(row: Row, lang: str) -> str:
+    """A question's title: ``title_vi — *title_en*``, or one of them alone."""
+    return text(lang, row.title("vi"), row.title("en"))
+
+
+def value_cell(row: Row, value: str, lang: str) -> str:
+    """A reading named by its label (never its id), marked when it is the default."""
+    lab = label(lang, row.label(value, "vi"), row.label(value, "en"))
+    mark = f" **({label(lang, 'mặc định', 'default')})**" if value == row.default else ""
+    return f"«{lab}»{mark}"
+
+
+def _steps(lang: str, vis: Sequence[str], ens: Sequence[str]) -> list[str]:
+    out = []
+    for i, (vi, en) in enumerate(zip(vis, ens, strict=True), 1):
+        if lang == "en":
+            out.append(f"{i}. {en}")
+        elif lang == "vi-only":
+            out.append(f"{i}. {vi}")
+        else:
+            out.append(f"{i}. {vi}  ")
+            out.append(f"   *{en}*")
+    return out
 
 
 def _render_finding(row: Row, f: Finding, lang: str = "vi") -> list[str]:
-    out = ["", f"#### {_label(lang, 'Tình huống', 'Scenario')}", ""]
-    for i, (vi, en) in enumerate(zip(f.steps_vi, f.steps_en, strict=True), 1):
-        if lang == "en":
-            out.append(f"{i}. {en}")
-            continue
-        out.append(f"{i}. {vi}  ")
-        out.append(f"   *{en}*")
+    out = ["", f"#### {label(lang, 'Tình huống', 'Scenario')}", ""]
+    out += _steps(lang, f.steps_vi, f.steps_en)
     if f.frequency_vi or f.frequency_en:
+        # the first line says what the figures are; each further line is one reading
+        vis = (f.frequency_vi or "").split("\n")
+        ens = (f.frequency_en or "").split("\n")
+        ens += [""] * (len(vis) - len(ens))
+        vis += [""] * (len(ens) - len(vis))
         out.append("")
-        if lang == "en":
-            out.append(f"**How often:** {f.frequency_en or ''}")
-        else:
-            out.append(f"**Mức thường gặp / How often:** {f.frequency_vi or ''}"
-                       + (f" — *{f.frequency_en}*" if f.frequency_en else ""))
+        out.append(f"**{label(lang, 'Mức thường gặp', 'How often')}:** "
+                   + text(lang, vis[0], ens[0]))
+        if len(vis) > 1:
+            out.append("")
+            out += [f"- {text(lang, v, e)}" for v, e in zip(vis[1:], ens[1:], strict=True)]
     if f.blame_en:
         out.append("")
-        if lang == "en":
-            out.append(f"**Depends on:** {f.blame_en}")
-        else:
-            out.append(f"**Phụ thuộc / Depends on:** {f.blame_vi or ''} — *{f.blame_en}*")
+        out.append(f"**{label(lang, 'Phụ thuộc', 'Depends on')}:** "
+                   + text(lang, f.blame_vi or "", f.blame_en))
+    if f.frequency_blame_en:
+        out.append("")
+        out.append(f"**{label(lang, 'Nếu hiểu khác', 'How often, read otherwise')}:** "
+                   + text(lang, f.frequency_blame_vi or "", f.frequency_blame_en))
     if f.effects:
         out.append("")
-        out.append(f"| {_label(lang, 'giá trị', 'value')} | "
-                   f"{_label(lang, 'điều xảy ra', 'what happens')} |")
+        out.append(f"| {label(lang, 'cách hiểu', 'reading')} | "
+                   f"{label(lang, 'điều xảy ra', 'what happens')} |")
         out.append("|---|---|")
         known = [(v, "") for v in row.values if v in f.effects]
         known += [(v, " (?)") for v in f.effects if v not in row.values]
         for value, mark in known:
             eff = f.effects[value]
-            out.append(f"| `{value}`{mark} | "
-                       f"{_text(lang, _one_line(eff.vi), _one_line(eff.en), '<br>')} |")
+            out.append(f"| {value_cell(row, value, lang)}{mark} | "
+                       f"{text(lang, _one_line(eff.vi), _one_line(eff.en), '<br>')} |")
     if f.mermaid:
-        title = _label(lang, "Sơ đồ: nơi các cách hiểu tách ra",
-                       "Diagram: where the readings part")
-        out += ["", f"#### {title}", "", "```mermaid", *f.mermaid.rstrip("\n").split("\n"),
+        head = label(lang, "Sơ đồ: nơi các cách hiểu tách ra", "Diagram: where the readings part")
+        out += ["", f"#### {head}", "", "```mermaid", *f.mermaid.rstrip("\n").split("\n"),
                 "```"]
     if f.source:
         out.append("")
-        out.append(f"{_label(lang, 'Nguồn', 'source')}: `{f.source}`")
+        out.append(f"{label(lang, 'Nguồn', 'source')}: `{f.source}`")
     return out
+
+
+def _row_footnote(row: Row, lang: str) -> str:
+    """The ids of a question without findings, for typing commands."""
+    vals = ", ".join(f"{v}{' (default)' if v == row.default else ''}" for v in row.values)
+    return (f"<sub>{label(lang, 'mã', 'ids')} — question: {row.id} = {vals} · try: "
+            f"--option {row.id}=…</sub>")
 
 
 def render(table: Table, findings: Mapping[str, Finding] | None = None,
            extra: Sequence[str] = (), lang: str = "vi") -> str:
     """The whole OPEN_QUESTIONS.md for `table` (deterministic: no dates, no paths).
 
-    `extra` is Markdown lines appended at the end (what a checker found beyond the
-    table's rows, e.g. questions the text leaves open that have no row yet).  `lang`
+    `extra` is Markdown lines appended at the end, with their own headings (what a
+    checker found beyond the table's rows, e.g. questions the text leaves open that have
+    no row yet).  `lang`
     ``vi`` (the committed file) is Vietnamese with English beside it; ``en`` is English
-    only, for reading on a terminal."""
+    only, for reading on a terminal; ``vi-only`` the Vietnamese alone.  Questions and
+    readings are named by their titles and labels; ids only in each question's footnote."""
     findings = findings or {}
     # the questions that change results most often first (table order among equals)
     rows = sorted(question_rows(table),
@@ -161,70 +209,80 @@ def render(table: Table, findings: Mapping[str, Finding] | None = None,
             "text.",
         ]
     else:
-        out = [
-            "# Câu hỏi còn mở / Open questions",
-            "",
-            f"**{table.title_vi}** — *{table.title_en}* (`{table.id}`)",
-            "",
-            "Tệp này được tạo tự động từ bảng luật; đừng sửa tay. Để trả lời một câu hỏi, chạy "
-            "`chanspec settle MÃ=GIÁ-TRỊ --note \"…\"`: lệnh chốt dòng luật trong bảng, ghi "
-            "lại quyết định, viết lại tệp này và cho biết quyết định thay đổi điều gì "
+        vi_intro = (
+            "Tệp này được tạo tự động từ bảng luật; đừng sửa tay. Để trả lời một câu hỏi, "
+            "chạy `chanspec settle MÃ=GIÁ-TRỊ --note \"…\"`: lệnh chốt dòng luật trong bảng, "
+            "ghi lại quyết định, viết lại tệp này và cho biết quyết định thay đổi điều gì "
             "(`chanspec settle --undo MÃ` để bỏ). Muốn thử một lựa chọn khác mà không sửa "
-            "bảng, dùng `--option MÃ=GIÁ-TRỊ` với các lệnh của chanspec.",
-            "",
-            f"*{intro_en}*",
-            "",
-            f"{len(rows)} câu hỏi / questions: {n_open} còn mở / open, {n_prov} tạm thời / "
-            f"provisional; {n_family} do gia đình nêu / raised by the family, {n_checker} do "
-            f"máy phát hiện / found by the checker, {n_reading} do đọc kỹ văn bản / found by "
-            "reading the text.",
-        ]
+            "bảng, dùng `--option MÃ=GIÁ-TRỊ` với các lệnh của chanspec. Mã của mỗi câu hỏi "
+            "và của mỗi cách hiểu nằm ở dòng chữ nhỏ cuối câu hỏi đó.")
+        counts_vi = (f"{len(rows)} câu hỏi: {n_open} còn mở, {n_prov} tạm thời; {n_family} do "
+                     f"gia đình nêu, {n_checker} do máy phát hiện, {n_reading} do đọc kỹ văn "
+                     "bản.")
+        counts_en = (f"{len(rows)} questions: {n_open} open, {n_prov} provisional; {n_family} "
+                     f"raised by the family, {n_checker} found by the checker, {n_reading} "
+                     "found by reading the text.")
+        if lang == "vi-only":
+            out = ["# Câu hỏi còn mở", "", f"**{table.title_vi}**", "", vi_intro, "",
+                   counts_vi]
+        else:
+            out = ["# Câu hỏi còn mở / Open questions", "",
+                   f"**{table.title_vi}** — *{table.title_en}* (`{table.id}`)", "", vi_intro,
+                   "", f"*{intro_en} The ids of each question and reading are in the small "
+                   "line at its end.*", "", f"{counts_vi} — *{counts_en}*"]
     out += [
         "",
-        f"| {_label(lang, 'mã', 'id')} | {_label(lang, 'mục', 'section')} | "
-        f"{_label(lang, 'trạng thái', 'status')} | {_label(lang, 'ai nêu', 'found by')} "
-        f"| {_label(lang, 'mặc định', 'default')} |",
+        f"| {label(lang, 'câu hỏi', 'question')} | {label(lang, 'mục', 'section')} | "
+        f"{label(lang, 'trạng thái', 'status')} | {label(lang, 'ai nêu', 'found by')} "
+        f"| {label(lang, 'mặc định', 'default')} |",
         "|---|---|---|---|---|",
     ]
     for r in rows:
-        out.append(f"| [`{r.id}`](#{r.id}) | {_one_line(r.section)} | {r.status} | "
-                   f"{r.found_by} | `{r.default}` |")
+        head = r.title("en") if lang == "en" else r.title("vi")
+        dflt = label(lang, r.label(r.default or "", "vi"), r.label(r.default or "", "en"))
+        found = FOUND_BY_SHORT.get(r.found_by, (r.found_by, r.found_by))
+        sec = label(lang, cite_section(r.section, "vi").removeprefix("Bài Chắn "),
+                    cite_section(r.section).removeprefix("Bài Chắn "))
+        out.append(f"| [{_one_line(head)}](#{r.id}) | {_one_line(sec)} | "
+                   f"{label(lang, *STATUS_SHORT[r.status])} | {label(lang, *found)} | "
+                   f"«{dflt}» |")
     for r in rows:
         svi, sen = STATUS_TEXT[r.status]
         fvi, fen = FOUND_BY_TEXT.get(r.found_by, (r.found_by, r.found_by))
         out += [
             "",
             f'<a id="{r.id}"></a>',
-            f"### `{r.id}`",
+            f"### {title(r, lang)}",
             "",
-            f"- **{_label(lang, 'Mục', 'Section')}:** {r.section}",
-            f"- **{_label(lang, 'Trạng thái', 'Status')}:** {_text(lang, svi, sen)}",
-            f"- **{_label(lang, 'Ai nêu', 'Found by')}:** {_text(lang, fvi, fen)}",
-            f"- **{_label(lang, 'Tùy chọn', 'Option')}:** `--option {r.id}=…`",
+            f"- **{label(lang, 'Mục', 'Section')}:** "
+            f"{label(lang, cite_section(r.section, 'vi'), cite_section(r.section))}",
+            f"- **{label(lang, 'Trạng thái', 'Status')}:** {text(lang, svi, sen)}",
+            f"- **{label(lang, 'Ai nêu', 'Found by')}:** {text(lang, fvi, fen)}",
             "",
         ]
         if lang == "en":
             out += [f"**Question:** {r.en}", ""]
+        elif lang == "vi-only":
+            out += [f"**Câu hỏi:** {r.vi}", ""]
         else:
             out += [f"**Câu hỏi:** {r.vi}", "", f"*Question: {r.en}*", ""]
         out += [
-            f"| {_label(lang, 'giá trị', 'value')} | {_label(lang, 'ý nghĩa', 'meaning')} |",
+            f"| {label(lang, 'cách hiểu', 'reading')} | {label(lang, 'ý nghĩa', 'meaning')} |",
             "|---|---|",
         ]
         for value in r.values:
-            text = r.value_text.get(value, {})
-            mark = f" **({_label(lang, 'mặc định', 'default')})**" if value == r.default else ""
-            meaning = _text(lang, _one_line(text.get("vi", "")), _one_line(text.get("en", "")),
-                            "<br>")
-            out.append(f"| `{value}`{mark} | {meaning} |")
-        if r.id in findings:
-            out += _render_finding(r, findings[r.id], lang)
+            vt = r.value_text.get(value, {})
+            meaning = text(lang, _one_line(vt.get("vi", "")), _one_line(vt.get("en", "")),
+                           "<br>")
+            out.append(f"| {value_cell(r, value, lang)} | {meaning} |")
+        f = findings.get(r.id)
+        if f is not None:
+            out += _render_finding(r, f, lang)
+        out += ["", (f.footnote if f is not None and f.footnote else _row_footnote(r, lang))]
     unknown = sorted(set(findings) - {r.id for r in rows})
     if unknown:
         raise ValueError(f"findings for rows that are not open questions: {', '.join(unknown)}")
-    if extra:
-        out += ["", f"## {_label(lang, 'Máy kiểm tra tìm thêm', 'Found by the checker')}",
-                *extra]
+    out += list(extra)
     return "\n".join(out) + "\n"
 
 

@@ -203,6 +203,7 @@ class Frequency:
     policy: str = "greedy"
     diverged: int = 0  # hands in which the choice comes up (legal actions or result differ)
     changed: int = 0  # hands whose result (winner, or drawn) differs when played under it
+    stuck: int = 0  # hands that, played under it from the start, end stuck (a deadlock)
     kinds: Counter[str] = field(default_factory=Counter)
     first: tuple[int, int] | None = None  # (hand number, step) of the earliest divergence
 
@@ -223,6 +224,8 @@ class Frequency:
                 "ci95": ci(self.diverged),
                 "changed": self.changed, "changed_per_10000": per(self.changed),
                 "changed_ci95": ci(self.changed),
+                "stuck": self.stuck, "stuck_per_10000": per(self.stuck),
+                "stuck_ci95": ci(self.stuck),
                 "kinds": dict(sorted(self.kinds.items())),
                 "first": None if self.first is None else list(self.first)}
 
@@ -246,10 +249,11 @@ def _result(st: State) -> Any:
     return (o.get("result"), o.get("winner"))
 
 
-def _one_hand(i: int) -> tuple[list[tuple[int, str, bool] | None], str]:
+def _one_hand(i: int) -> tuple[list[tuple[int, str, bool, bool] | None], str]:
     """Hand `i` under the defaults with a shadow under each alternative: for each, None
     when the choice never came up, else (step, kind of the first change, whether the
-    hand played under the alternative from the start ends with another result)."""
+    hand played under the alternative from the start ends with another result, and
+    whether it ends stuck)."""
     rules: Rules = _FW["rules"]
     alts: list[tuple[str, Rules]] = _FW["alts"]
     seed: int = _FW["seed"]
@@ -285,7 +289,7 @@ def _one_hand(i: int) -> tuple[list[tuple[int, str, bool] | None], str]:
         step += 1
     end = str((st.outcome() or {}).get("result")) if st.is_terminal() else _stuck(st)
     mine = _result(st)
-    out: list[tuple[int, str, bool] | None] = []
+    out: list[tuple[int, str, bool, bool] | None] = []
     for j, f in enumerate(first):
         pj = parted[j]
         if f is None or pj is None:  # never came up: the same hand, the same result
@@ -293,7 +297,8 @@ def _one_hand(i: int) -> tuple[list[tuple[int, str, bool] | None], str]:
             continue
         alt_rng = random.Random()
         alt_rng.setstate(pj[1])
-        out.append((f[0], f[1], _play_out(pj[0], alt_rng, choose) != mine))
+        theirs = _play_out(pj[0], alt_rng, choose)
+        out.append((f[0], f[1], theirs != mine, theirs[0] == "stuck"))
     return out, end
 
 
@@ -312,8 +317,9 @@ def frequency(rules: Rules, alts: Sequence[tuple[str, Rules]], hands: int, seed:
 
     Returns the per-alternative counts (how often the choice comes up; how often playing
     the same hand, same deal and same random stream, under the alternative ends with
-    another result), how the default games ended (win, draw, or the kind of deadlock)
-    and, for each kind of deadlock, the first hand number that hit it.
+    another result, and how often it ends stuck), how the default games ended (win, draw,
+    or the kind of deadlock) and, for each kind of deadlock, the first hand number that
+    hit it.
     `progress(done, hands)` is called after every hand (in order)."""
     _FW.update(rules=rules, alts=list(alts), seed=seed, policy=policy)
     out = [Frequency(k, hands, seed, policy) for k, _ in alts]
@@ -338,11 +344,13 @@ def frequency(rules: Rules, alts: Sequence[tuple[str, Rules]], hands: int, seed:
         if end.startswith("stuck") and end not in first_end:
             first_end[end] = i
         for j, f in enumerate(row):
-            if f is None:
+            if f is None:  # the same hand under the alternative: stuck when this one is
+                out[j].stuck += end.startswith("stuck")
                 continue
             fr = out[j]
             fr.diverged += 1
             fr.changed += f[2]
+            fr.stuck += f[3]
             fr.kinds[f[1]] += 1
             if fr.first is None or f[0] < fr.first[1]:
                 fr.first = (i, f[0])

@@ -316,7 +316,8 @@ def options_table(row: table_mod.Row, effects: Mapping[str, Any] | None = None) 
         is_def = v == row.default
         dflt = (' <span class="badge default"><span class="icon" aria-hidden="true">★</span> '
                 + bi("mặc định", "default") + "</span>") if is_def else ""
-        cells = (f"<th scope='row'><code>{esc(v)}</code>{dflt}</th>"
+        cells = (f"<th scope='row'>{bi(row.label(v, 'vi'), row.label(v, 'en'))}{dflt}"
+                 f' <span class="footnote">{esc(v)}</span></th>'
                  f"<td>{bi(meaning.get('vi', ''), meaning.get('en', ''))}</td>")
         if effects is not None:
             eff = effects.get(v)
@@ -365,8 +366,9 @@ def rulebook_page(table: table_mod.Table) -> str:
 
 
 def _rule_entry(row: table_mod.Row) -> str:
+    title = f"{bi(row.title_vi, row.title_en)} " if row.title_vi and row.title_en else ""
     out = [f'<article class="rule st-{row.status}" id="r-{esc(row.id)}">',
-           f'<h3><code class="rid">{esc(row.id)}</code> {status_badge(row.status)} '
+           f'<h3>{title}<code class="rid">{esc(row.id)}</code> {status_badge(row.status)} '
            f'{found_badge(row)}</h3>',
            f'<p class="where">{esc(row.section)}</p>',
            f"<p>{bi(row.vi, row.en)}</p>"]
@@ -556,7 +558,8 @@ def questions_page(table: table_mod.Table, findings: Mapping[str, Any]) -> str:
         "Each entry is a family rule that is not settled or only provisional. For each: the "
         "options, the default, and (when the checker has computed them) a witness game step by "
         "step, how often it happens, and what each option changes.") + "</p>"]
-    toc = "".join(f'<li><a class="internal" href="#q-{esc(r.id)}"><code>{esc(r.id)}</code></a> '
+    toc = "".join(f'<li><a class="internal" href="#q-{esc(r.id)}">'
+                  f"{bi(r.title('vi'), r.title('en'))}</a> "
                   f"{status_badge(r.status)}</li>" for r in rows)
     toc += (f'<li><a class="internal" href="#decided">{bi("Đã quyết định", "Decided")}</a>'
             "</li>")
@@ -566,16 +569,20 @@ def questions_page(table: table_mod.Table, findings: Mapping[str, Any]) -> str:
         effects = _get(f, "effects", "option_effects", "per_option") if f is not None else None
         effects = _plain(effects) if isinstance(_plain(effects), Mapping) and effects else None
         parts.append(f'<article class="question st-{row.status}" id="q-{esc(row.id)}">')
-        parts.append(f'<h2><code class="rid">{esc(row.id)}</code> {status_badge(row.status)} '
+        parts.append(f"<h2>{bi(row.title('vi'), row.title('en'))} {status_badge(row.status)} "
                      f"{found_badge(row)}</h2>")
         parts.append(f'<p class="where">{esc(row.section)} · '
                      f'<a class="internal" href="index.html#r-{esc(row.id)}">'
                      f'{bi("xem trong luật", "see in the rulebook")}</a></p>')
         parts.append(f'<p class="ask">{bi(row.vi, row.en)}</p>')
         uses = bi("Máy đang dùng mặc định:", "The machine uses the default:")
-        parts.append(f'<p class="dflt">{uses} <code>{esc(row.default)}</code></p>')
-        how = bi("Gia đình quyết định xong thì chạy:", "Once the family has decided, run:")
-        parts.append(f'<p class="how">{how} <code>chanspec settle {esc(row.id)}=…</code></p>')
+        dflt = row.default or ""
+        parts.append(f'<p class="dflt">{uses} «{bi(row.label(dflt, "vi"), row.label(dflt, "en"))}»'
+                     "</p>")
+        how = bi("Gia đình quyết định xong thì chạy lệnh ở dòng chữ nhỏ cuối câu hỏi.",
+                 "Once the family has decided, run the command in the small print at the end "
+                 "of the question.")
+        parts.append(f'<p class="how">{how}</p>')
         parts.append(options_table(row, effects if effects is not None else None))
         scenarios = _scenario_list(f) if f is not None else []
         freq = None
@@ -583,8 +590,24 @@ def questions_page(table: table_mod.Table, findings: Mapping[str, Any]) -> str:
             freq = text_of(f, "frequency") or _get(f, "frequency", "frequencies", "how_often")
             freq = freq if not isinstance(freq, tuple) else {"vi": freq[0], "en": freq[1]}
         if freq is not None:
+            t = text_of(freq)
+            if t is not None and "\n" in t[0] and t[0].count("\n") == t[1].count("\n"):
+                # a first line saying what the figures are, then one line per reading
+                lines = list(zip(t[0].split("\n"), t[1].split("\n"), strict=True))
+                body = (f"<p>{bi(*lines[0])}</p><ul>"
+                        + "".join(f"<li>{bi(*x)}</li>" for x in lines[1:]) + "</ul>")
+            else:
+                body = render_any(freq)
             parts.append(f'<div class="freq"><h3>{bi("Xảy ra thường không?", "How often?")}</h3>'
-                         f"{render_any(freq)}</div>")
+                         f"{body}</div>")
+        blame = text_of(f, "blame") if f is not None else None
+        if blame:
+            parts.append(f'<p class="blame"><strong>{bi("Phụ thuộc:", "Depends on:")}</strong> '
+                         f"{bi(*blame)}</p>")
+        again = text_of(f, "frequency_blame") if f is not None else None
+        if again:
+            parts.append(f'<p class="blame"><strong>{bi("Nếu hiểu khác:", "Read otherwise:")}'
+                         f"</strong> {bi(*again)}</p>")
         summary = text_of(f, "summary") if f is not None else None
         if summary:
             parts.append(f"<p>{bi(*summary)}</p>")
@@ -615,6 +638,10 @@ def questions_page(table: table_mod.Table, findings: Mapping[str, Any]) -> str:
         pic = _get(f, "divergence") if f is not None else None
         if isinstance(pic, Mapping):
             parts.append(divergence_html(pic, red, f"dv-{row.id}"))
+        note = _get(f, "footnote") if f is not None else None
+        vals = ", ".join(f"{v}{' (default)' if v == row.default else ''}" for v in row.values)
+        note = note or f"mã / ids — question: {row.id} = {vals} · try: --option {row.id}=…"
+        parts.append(f'<p class="footnote">{esc(note)} · chanspec settle {esc(row.id)}=…</p>')
         parts.append("</article>")
     parts.append(decided_section(table))
     return "\n".join(parts)
@@ -622,9 +649,9 @@ def questions_page(table: table_mod.Table, findings: Mapping[str, Any]) -> str:
 
 def _dv_step(s: Mapping[str, Any], red: Iterable[int]) -> str:
     shown = [c for c in (s.get("table_card"), s.get("card")) if c]
-    return (f'<li><code>{esc(s["code"])}</code> {tiles(shown, red, small=True)} '
-            f'{bi(s["vi"], s["en"])} <span class="rids">[{esc(", ".join(s["rules"]))}]'
-            "</span></li>")
+    return (f'<li>{tiles(shown, red, small=True)} '
+            f'{bi(s["vi"], s["en"])} <span class="rids footnote">{esc(s["code"])} '
+            f'[{esc(", ".join(s["rules"]))}]</span></li>')
 
 
 def divergence_html(pic: Mapping[str, Any], red: Iterable[int], sid: str) -> str:
@@ -638,24 +665,26 @@ def divergence_html(pic: Mapping[str, Any], red: Iterable[int], sid: str) -> str
     for b in pic["branches"]:
         end = b["end"]
         steps = "".join(_dv_step(s, red) for s in b["steps"])
+        lab = b.get("label") or {"vi": b["value"], "en": b["value"]}
         cols.append(
             f'<div class="branch end-{esc(end["kind"])}" role="group" '
-            f'aria-label="{esc(pic["option"])}={esc(b["value"])}">'
-            f'<h4><code>{esc(pic["option"])}={esc(b["value"])}</code></h4>'
+            f'aria-label="{esc(lab["vi"])}">'
+            f'<h4>«{bi(lab["vi"], lab["en"])}» <span class="footnote">'
+            f'{esc(pic["option"])}={esc(b["value"])}</span></h4>'
             f'<ol class="steps">{steps}</ol>'
             f'<p class="end">{bi(end["vi"], end["en"])}'
-            + (f' <span class="rids">[{esc(", ".join(end["rules"]))}]</span>'
+            + (f' <span class="rids footnote">[{esc(", ".join(end["rules"]))}]</span>'
                if end["rules"] else "") + "</p></div>")
     return (
         f'<section class="divergence" id="{esc(sid)}" aria-describedby="{esc(sid)}-text">'
         f'<h3>{bi("Nơi các cách hiểu tách ra", "Where the readings part")}</h3>'
-        f'<p class="where">{bi("Cấu hình", "Scale")} <code>{esc(pic["scale"])}</code>: '
-        f'{bi(pic.get("deal_vi", ""), pic.get("deal_en", ""))}</p>'
+        f'<p class="where">{bi(pic.get("deal_vi", ""), pic.get("deal_en", ""))} '
+        f'<span class="footnote">{esc(pic["scale"])}</span></p>'
         f'<ol class="steps common">{common}</ol>'
         f'<div class="branches">{"".join(cols)}</div>'
-        f'<details class="desc"><summary>{bi("Mô tả bằng chữ", "Text description")}</summary>'
-        f'<pre id="{esc(sid)}-text">{esc(pic.get("text", ""))}</pre></details>'
-        + (f'<details><summary>Mermaid</summary><pre class="mermaid-src"><code>'
+        f'<details class="desc footnote"><summary>{bi("Mô tả bằng chữ", "Text description")}'
+        f'</summary><pre id="{esc(sid)}-text">{esc(pic.get("text", ""))}</pre></details>'
+        + (f'<details class="footnote"><summary>Mermaid</summary><pre class="mermaid-src"><code>'
            f'{esc(pic["mermaid"])}</code></pre></details>' if pic.get("mermaid") else "")
         + "</section>")
 
@@ -679,7 +708,9 @@ def decided_section(table: table_mod.Table) -> str:
         others = ", ".join(v for v in row.values if v != d["value"])
         rows.append(
             f"<tr><td>{esc(date)}</td><td><a class='internal' href='index.html#r-{esc(row.id)}'>"
-            f"<code>{esc(row.id)}</code></a></td><td><code>{esc(d['value'])}</code><br>"
+            f"{bi(row.title('vi'), row.title('en'))} <code>{esc(row.id)}</code></a></td>"
+            f"<td>«{bi(row.label(d['value'], 'vi'), row.label(d['value'], 'en'))}» "
+            f"<code>{esc(d['value'])}</code><br>"
             f"{bi(meaning.get('vi', ''), meaning.get('en', ''))}</td>"
             f"<td>{esc(d.get('was', ''))}, {bi('mặc định', 'default')} "
             f"<code>{esc(d.get('was_default', ''))}</code>; "

@@ -1,0 +1,496 @@
+"""OPEN_QUESTIONS.md and the report's findings, in the family's words.
+
+The saved findings (checks/findings/compute.py, ``OPEN_QUESTIONS.json``) are machine
+data: row and value ids, action codes, seeds.  This module tells them to the family: a
+question by its row's short title (``title_vi``/``title_en`` in the table), a reading by
+its value's short label (``label_vi``/``label_en``), kinds of action as words (đánh, ăn,
+Chíu…), numbers in the Vietnamese format (7.153 / 10.000 ván).  Ids appear only in one
+small footnote per question (``<sub>`` in Markdown), for whoever types a command.
+
+`render(table, doc, lang)` gives the whole OPEN_QUESTIONS.md: ``vi`` (the committed file:
+Vietnamese with the English beside it), ``en`` (English only) or ``vi-only`` (the
+Vietnamese alone: what tests/test_prose.py scans for machine words).
+`report_findings(doc, table)` gives the same findings for ``chanspec report``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from chanspec.checks.explore import scale
+from chanspec.checks.explore.invariants import STUCK_BANS, STUCK_EMPTY
+from chanspec.checks.findings import clauses, compute, divergence, questions, witness
+from chanspec.model import cards
+from chanspec.model.table import Row, Table
+
+# the kind of the first action in which a reading changed what may happen
+FIRST_KIND = {
+    "discard": ("đánh", "a discard"), "eat": ("ăn", "an eat"), "chiu": ("Chíu", "a chíu"),
+    "return": ("trả cửa", "a return"), "win": ("ù", "a win"),
+    "reclaim": ("nhận lại", "a take-back"), "timeout": ("hết giờ", "a timeout"),
+    "pass": ("bỏ qua", "a pass"),
+}
+HOW_GONE = {
+    "path": ("một bước không còn được phép", "a step is no longer allowed"),
+    "same": ("hai cách hiểu không còn khác", "the readings no longer differ"),
+    "moves": ("ván không còn kẹt", "the hand is no longer stuck"),
+}
+STUCK_TEXT = {
+    STUCK_BANS: ("mọi quân trên tay đều bị cấm đánh", "every card in hand banned"),
+    STUCK_EMPTY: ("không còn quân để đánh", "no card left to discard"),
+}
+
+
+def number(x: float, lang: str) -> str:
+    """7153 -> ``7.153`` in Vietnamese (``,`` for decimals), ``7,153`` in English."""
+    text = f"{x:,.1f}".rstrip("0").rstrip(".")
+    if lang != "en":
+        text = text.replace(",", " ").replace(".", ",").replace(" ", ".")
+    return text
+
+
+def whole(x: float, lang: str) -> str:
+    """A count per 10,000 hands rounded to a whole number (``dưới 1`` / ``under 1`` for a
+    small non-zero one): a family counts hands, not tenths of them."""
+    if 0 < x < 0.5:
+        return "dưới 1" if lang != "en" else "under 1"
+    return number(round(x), lang)
+
+
+def _rate(f: Mapping[str, Any], key: str, ci: str, lang: str) -> str:
+    lo, hi = f.get(ci) or (f[key], f[key])
+    return f"{whole(f[key], lang)} ({whole(lo, lang)}–{whole(hi, lang)})"
+
+
+def _policy_name(name: str, lang: str) -> str:
+    """``người chơi tham`` / ``a greedy player``: the policy's name without its gloss."""
+    vi, en = witness.POLICY_TEXT.get(name, (name, name))
+    return (en if lang == "en" else vi).split(":")[0]
+
+
+def how_often(f: Mapping[str, Any], lang: str) -> str:
+    """Both measures under both players, per 10,000 hands with 95% intervals (the legend
+    `frequency_legend` says so once), and the kind of action in which the reading first
+    changed something."""
+    out = []
+    for pf in (f, f.get("uniform")):
+        if pf is None:
+            continue
+        who = _policy_name(pf.get("policy", "greedy"), lang)
+        if "changed_per_10000" not in pf:  # saved before results were compared
+            out.append(f"{who}: comes up in {_rate(pf, 'per_10000', 'ci95', lang)}"
+                       if lang == "en" else
+                       f"{who}: gặp ở {_rate(pf, 'per_10000', 'ci95', lang)}")
+            continue
+        if lang == "en":
+            out.append(f"{who}: comes up in {_rate(pf, 'per_10000', 'ci95', lang)}, changes the "
+                       f"result in {_rate(pf, 'changed_per_10000', 'changed_ci95', lang)}")
+        else:
+            out.append(f"{who}: gặp ở {_rate(pf, 'per_10000', 'ci95', lang)}, đổi kết quả ở "
+                       f"{_rate(pf, 'changed_per_10000', 'changed_ci95', lang)}")
+    kinds = f.get("kinds") or {}
+    if kinds:
+        k = 1 if lang == "en" else 0
+        parts = [f"{FIRST_KIND.get(x, (x, x))[k]} ({number(c, lang)})" for x, c in kinds.items()]
+        out.append(f"first differs at {_or(parts, 'or')}" if lang == "en" else
+                   f"lần đầu khác nhau ở một nước {_or(parts, 'hay')}")
+    return "; ".join(out)
+
+
+def _or(items: list[str], word: str) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {word} " + items[-1]
+
+
+def frequency_legend(f: Mapping[str, Any], lang: str) -> str:
+    """What the figures of `how_often` are: hands per 10,000, which players, how many."""
+    parts = []
+    for pf in (f, f.get("uniform")):
+        if pf is None:
+            continue
+        vi, en = witness.POLICY_TEXT.get(pf.get("policy", "greedy"), ("", ""))
+        gloss = (en if lang == "en" else vi).partition(":")[2].strip()
+        name = _policy_name(pf.get("policy", "greedy"), lang)
+        n = number(pf["hands"], lang)
+        parts.append(f"{n} hands by {name} ({gloss})" if lang == "en" else
+                     f"{n} ván của {name} ({gloss})")
+    if lang == "en":
+        return (f"Hands in 10,000 (95% interval in brackets), over the trial hands: "
+                f"{' and '.join(parts)}.")
+    return (f"Số ván trên 10.000 ván (trong ngoặc: khoảng tin cậy 95%), qua các ván chơi thử: "
+            f"{' và '.join(parts)}.")
+
+
+def frequency_blame_line(f: Mapping[str, Any], table: Table, lang: str) -> str:
+    """One value's figure as the table reads today and under each single other reading
+    its scenario rests on (``f["blame"]``, greedy player), in words: how often the hand
+    is stuck when the value leaves hands stuck, else how often the choice comes up and
+    changes the result.  Empty for findings saved before the figures were measured
+    again."""
+    if "blame" not in f:
+        return ""
+    entries = f["blame"]
+    vi = lang != "en"
+    rid, _, value = str(f["option"]).partition("=")
+    row = table.rows.get(rid)
+    name = f"«{row.label(value, 'vi' if vi else 'en')}»" if row is not None else value
+    if not entries:
+        return (f"Với {name}, tình huống không dựa vào cách hiểu nào của câu hỏi khác: con "
+                f"số không được đo lại." if vi else
+                f"With {name} the scenario rests on no reading of another question: the "
+                f"figure was not measured again.")
+    stuck = bool(f.get("stuck"))
+
+    def rates(x: Mapping[str, Any]) -> str:
+        n = number(x["hands"], lang)
+        if stuck:
+            s = _rate(x, "stuck_per_10000", "stuck_ci95", lang)
+            return f"{s} / 10.000 ván ({n} ván)" if vi else f"{s} in 10,000 hands ({n} hands)"
+        up = _rate(x, "per_10000", "ci95", lang)
+        ch = _rate(x, "changed_per_10000", "changed_ci95", lang)
+        return (f"gặp ở {up}, đổi kết quả ở {ch} / 10.000 ván ({n} ván)" if vi else
+                f"comes up in {up} and changes the result in {ch} in 10,000 hands "
+                f"({n} hands)")
+
+    k = "vi" if vi else "en"
+    if vi:
+        head = f"Với {name}, ván bị kẹt ở " if stuck else f"Với {name}, lựa chọn này "
+        rest = [f"nếu {reading(table, e['row'], e['value'], k)}: {'ở ' if stuck else ''}"
+                f"{rates(e)}" for e in entries]
+    else:
+        head = f"With {name} the hand is stuck in " if stuck else f"With {name} the choice "
+        rest = [f"if {reading(table, e['row'], e['value'], k)}: {'in ' if stuck else ''}"
+                f"{rates(e)}" for e in entries]
+    return head + "; ".join([rates(f), *rest]) + "."
+
+
+def reading(table: Table, rid: str, value: str, lang: str) -> str:
+    """«title» là «label» — a row read one way, in words."""
+    row = table.rows.get(rid)
+    if row is None:
+        return f"{rid} = {value}"
+    if lang == "en":
+        return f"«{row.title('en')}» read as «{row.label(value, 'en')}»"
+    return f"«{row.title('vi')}» là «{row.label(value, 'vi')}»"
+
+
+def blame_line(b: Mapping[str, Any] | None, table: Table) -> tuple[str, str, str] | None:
+    """(vi, en, ids): the readings of other rows under which a scenario disappears, in
+    words, and the same as ``row=value`` ids for the footnote."""
+    if not b:
+        return None
+    gone = b["removed_by"]
+    tried_vi, tried_en = number(b["checked"], "vi"), number(b["checked"], "en")
+    if not gone:
+        return ("Không cách hiểu nào khác của một câu hỏi khác làm tình huống này biến mất "
+                f"(đã thử {tried_vi} cách).",
+                f"No single other reading of another question makes this scenario disappear "
+                f"({tried_en} tried).", "")
+    vi = "; ".join(f"{reading(table, g['row'], g['value'], 'vi')} ({HOW_GONE[g['how']][0]})"
+                   for g in gone)
+    en = "; ".join(f"{reading(table, g['row'], g['value'], 'en')} ({HOW_GONE[g['how']][1]})"
+                   for g in gone)
+    ids = ", ".join(f"{g['row']}={g['value']}" for g in gone)
+    return (f"Tình huống này dựa vào cách hiểu mặc định của câu hỏi khác; nó biến mất nếu "
+            f"{vi} (đã thử {tried_vi} cách).",
+            f"This scenario rests on the default reading of other questions; it disappears "
+            f"if {en} ({tried_en} tried).", ids)
+
+
+def scale_note(w: Mapping[str, Any], fallback: bool = False) -> tuple[str, str, str]:
+    """(vi, en, ids): which game the scenario is a hand of (`fallback`: a scaled-down one
+    shown because no trial hand of the full-size game reached the choice)."""
+    n = len(w["path"])
+    if w["scale"] == scale.FULL:
+        return (f"Một ván đủ cỡ của gia đình ({w['players']} người, đủ bộ bài) trong các ván "
+                f"chơi thử, người chơi tham; chỉ kể {number(n, 'vi')} nước đầu.",
+                f"A hand of the family's own game ({w['players']} players, the whole deck), "
+                f"one of the trial hands, greedy player; its first {number(n, 'en')} "
+                f"moves only.",
+                f"hand {w['hand']}, seed {w['seed']}")
+    sc = scale.SCALES.get(w["scale"])
+    if sc is None:
+        return "", "", str(w["scale"])
+    if fallback:
+        return (f"Một ván thu nhỏ (không ván đủ cỡ nào trong các ván chơi thử đi tới lựa chọn "
+                f"này): {sc.vi}.",
+                f"A scaled-down game (no full-size trial hand reached this choice): {sc.en}.",
+                sc.name)
+    return f"Một ván thu nhỏ: {sc.vi}.", f"A scaled-down game: {sc.en}.", sc.name
+
+
+def _footnote(parts: list[tuple[str, str]], lang: str = "vi") -> str:
+    """One small line of ids: ``<sub>mã / ids — …</sub>``."""
+    body = " · ".join(f"{k}: {v}" for k, v in parts if v)
+    return f"<sub>{questions.label(lang, 'mã', 'ids')} — {body}</sub>" if body else ""
+
+
+def _row_ids(row: Row) -> str:
+    vals = ", ".join(f"{v}{' (default)' if v == row.default else ''}" for v in row.values)
+    return f"{row.id} = {vals}"
+
+
+def finding_objects(doc: Mapping[str, Any], table: Table,
+                    lang: str = "vi") -> dict[str, questions.Finding]:
+    out: dict[str, questions.Finding] = {}
+    open_rows = {r.id for r in questions.question_rows(table)}
+    for rid, q in doc.get("questions", {}).items():
+        if rid not in open_rows:  # a row settled since: no longer a question
+            continue
+        row = table.rows[rid]
+        small = q.get("witness")
+        # the scenario shown: a hand of the family's own game when one parted, else the
+        # shortest one of a scaled-down game (marked as such)
+        w = q.get("full_witness") or small
+        steps_vi: list[str] = []
+        steps_en: list[str] = []
+        eff: dict[str, questions.Effect] = {}
+        notes: list[tuple[str, str]] = [("question", _row_ids(row)),
+                                        ("try", f"--option {rid}=…")]
+        if w is not None:
+            nvi, nen, nid = scale_note(w, fallback=w is small)
+            steps_vi = [nvi] + [str(s["action_vi"]) for s in w["steps"]]
+            steps_en = [nen] + [str(s["action_en"]) for s in w["steps"]]
+            eff = {k: questions.Effect(v["vi"], v["en"]) for k, v in w["effects"].items()}
+            notes.append(("scenario", f"{w['value_a']} vs {w['value_b']}, {nid}: "
+                                      f"{' | '.join(w['path']) or '(deal)'}"))
+            if small is not None and small is not w:
+                svi, sen, sid = scale_note(small)
+                n = len(small["path"])
+                steps_vi.append(f"Ngắn nhất trong một ván thu nhỏ: {number(n, 'vi')} nước "
+                                f"(sơ đồ dưới). {svi}")
+                steps_en.append(f"Shortest in a scaled-down game: {number(n, 'en')} moves "
+                                f"(the diagram below). {sen}")
+                notes.append(("diagram", f"{sid}: {' | '.join(small['path']) or '(deal)'}"))
+        else:
+            pairs = sum(s["pairs"] for s in q["searches"])
+            exhaustive = sum(1 for s in q["searches"] if s["exhaustive"])
+            steps_vi = [f"Không tìm thấy tình huống nào mà các cách hiểu cho nước đi hay kết "
+                        f"quả khác nhau (đã so {number(pairs, 'vi')} cặp trạng thái trong "
+                        f"{number(len(q['searches']), 'vi')} lần tìm, {exhaustive} lần vét "
+                        f"cạn)."]
+            steps_en = [f"No scenario found in which the readings allow different actions or "
+                        f"give different results ({number(pairs, 'en')} state pairs compared "
+                        f"in {len(q['searches'])} searches, {exhaustive} exhaustive)."]
+            notes.append(("searched", ", ".join(f"{s['value']}@{s['scale']}"
+                                                for s in q["searches"])))
+        freq = q.get("frequency", {})
+        for v in row.values:
+            if v == row.default or w is None:
+                continue
+            searched = [s for s in q["searches"] if s["value"] == v]
+            f = freq.get(v)
+            if searched and not any(s["found"] for s in searched) and f and not f["diverged"]:
+                pairs = sum(s["pairs"] for s in searched)
+                eff[v] = questions.Effect(
+                    f"Không tìm thấy tình huống nào mà «{row.label(v, 'vi')}» khác mặc định "
+                    f"«{row.label(row.default or '', 'vi')}»: đã so {number(pairs, 'vi')} cặp "
+                    f"trạng thái và {number(f['hands'], 'vi')} ván đủ cỡ. Trong những gì đã "
+                    f"tìm, lựa chọn này không làm thay đổi gì.",
+                    f"No scenario found in which «{row.label(v, 'en')}» differs from the "
+                    f"default «{row.label(row.default or '', 'en')}»: compared "
+                    f"{number(pairs, 'en')} state pairs and {number(f['hands'], 'en')} "
+                    f"full-size hands. As far as searched, this choice changes nothing.")
+        fvi, fen = [], []
+        for v in [x for x in row.values if x in freq]:
+            f = freq[v]
+            if not fvi:
+                fvi.append(frequency_legend(f, "vi"))
+                fen.append(frequency_legend(f, "en"))
+                notes.append(("trial hands", f"seed {f['seed']}"))
+            fvi.append(f"«{row.label(v, 'vi')}» — {how_often(f, 'vi')}")
+            fen.append(f"«{row.label(v, 'en')}» — {how_often(f, 'en')}")
+        fbvi = " ".join(x for v in row.values if v in freq
+                        if (x := frequency_blame_line(freq[v], table, "vi")))
+        fben = " ".join(x for v in row.values if v in freq
+                        if (x := frequency_blame_line(freq[v], table, "en")))
+        bl = blame_line(w.get("blame", q.get("blame")) if w is not None else None, table)
+        if bl is not None and bl[2]:
+            notes.append(("depends on", bl[2]))
+        out[rid] = questions.Finding(
+            blame_vi=None if bl is None else bl[0], blame_en=None if bl is None else bl[1],
+            weight=max((float(f.get("changed_per_10000", 0.0)) for f in freq.values()),
+                       default=0.0),
+            steps_vi=steps_vi, steps_en=steps_en,
+            frequency_vi="\n".join(fvi) or None, frequency_en="\n".join(fen) or None,
+            frequency_blame_vi=fbvi or None, frequency_blame_en=fben or None,
+            effects=eff, source=None, footnote=_footnote(notes, lang),
+            mermaid=None if w is None else divergence.to_mermaid(
+                divergence.picture(table, small or w), lang))
+    return out
+
+
+def report_findings(doc: Mapping[str, Any] | None, table: Table) -> dict[str, dict[str, Any]]:
+    """The same findings OPEN_QUESTIONS.md shows, for ``chanspec report``, with each
+    witness also as a structured scenario (hands, gates and laid cards at every step) so
+    the report can draw the table.  Empty when `doc` is missing or stale for `table`.
+    ``footnote`` holds the ids (shown small and grey)."""
+    if doc is None or doc.get("table_digest") != compute.table_digest(table):
+        return {}
+    out: dict[str, dict[str, Any]] = {}
+    for rid, f in finding_objects(doc, table).items():
+        row = table.rows[rid]
+        d: dict[str, Any] = {
+            "steps_vi": list(f.steps_vi), "steps_en": list(f.steps_en),
+            "frequency_vi": f.frequency_vi, "frequency_en": f.frequency_en,
+            "blame_vi": f.blame_vi, "blame_en": f.blame_en,
+            "frequency_blame_vi": f.frequency_blame_vi, "frequency_blame_en": f.frequency_blame_en,
+            "effects": {k: {"vi": e.vi, "en": e.en} for k, e in f.effects.items()},
+            "footnote": _strip_sub(f.footnote or ""),
+        }
+        q = doc["questions"][rid]
+        found = [x for x in (q.get("full_witness"), q.get("witness")) if x is not None]
+        if found:
+            d["scenarios"] = []
+            for x in found:
+                nvi, nen, _ = scale_note(x, fallback=len(found) == 1)
+                a, b = x["value_a"], x["value_b"]
+                d["scenarios"].append({
+                    "steps": x["steps"], "players": x["players"],
+                    "title": {"vi": f"«{row.label(a, 'vi')}» và «{row.label(b, 'vi')}»",
+                              "en": f"«{row.label(a, 'en')}» and «{row.label(b, 'en')}»"},
+                    "note": {"vi": nvi, "en": nen},
+                })
+            pic = divergence.picture(table, found[-1])
+            d["divergence"] = {**pic, "text": divergence.text(pic),
+                               "mermaid": divergence.to_mermaid(pic)}
+        out[rid] = _plain(d)
+    return out
+
+
+def _strip_sub(text: str) -> str:
+    return text.removeprefix("<sub>").removesuffix("</sub>")
+
+
+def _plain(x: Any) -> Any:
+    """The Markdown code marks (backticks) dropped, for text shown as HTML."""
+    if isinstance(x, str):
+        return x.replace("`", "")
+    if isinstance(x, list):
+        return [_plain(v) for v in x]
+    if isinstance(x, dict):
+        return {k: _plain(v) for k, v in x.items()}
+    return x
+
+
+def render(table: Table, doc: Mapping[str, Any] | None, lang: str = "vi") -> str:
+    """OPEN_QUESTIONS.md (``vi``: Vietnamese with English, as committed; ``en``: English
+    only; ``vi-only``: Vietnamese only), with the findings of `doc` when they were
+    computed for this table."""
+    if doc is None or doc.get("table_digest") != compute.table_digest(table):
+        return questions.render(table, lang=lang)
+    return questions.render(table, finding_objects(doc, table, lang),
+                            extra=extra_sections(doc, table, lang), lang=lang)
+
+
+def _option_words(table: Table, opts: str, lang: str) -> str:
+    """``lao-thang=off`` as «Lão + Thang có là Cạ» là «không là Cạ»; '' as the defaults."""
+    if not opts or opts == "defaults":
+        return questions.label(lang, "mặc định", "defaults")
+    rid, _, value = opts.partition("=")
+    if lang == "vi-only":
+        return reading(table, rid, value, "vi")
+    return questions.label(lang, reading(table, rid, value, "vi"), reading(table, rid, value,
+                                                                           "en"))
+
+
+def extra_sections(doc: Mapping[str, Any], table: Table, lang: str = "vi") -> list[str]:
+    """Markdown for what the checker found beyond the table's rows, and the hand counts."""
+    en = lang == "en"
+    lbl = questions.label
+    out: list[str] = []
+    if doc.get("extra"):
+        out += ["", f"## {lbl(lang, 'Máy kiểm tra tìm thêm', 'Found by the checker')}"]
+    for e in doc.get("extra", []):
+        w = e["witness"]
+        nvi, nen, nid = scale_note(w)
+        head = lbl(lang, "Tình huống văn bản không nói (máy phát hiện, chưa có trong bảng)",
+                   "A case the text does not cover (found by the checker, not in the table)")
+        out += ["", f'<a id="{e["id"]}"></a>', f"### {head}", ""]
+        if en:
+            out += [f"**Question:** {e['en']}", "", "#### Scenario", "", nen, ""]
+        elif lang == "vi-only":
+            out += [f"**Câu hỏi:** {e['vi']}", "", "#### Tình huống", "", nvi, ""]
+        else:
+            out += [f"**Câu hỏi:** {e['vi']}", "", f"*Question: {e['en']}*", "",
+                    "#### Tình huống / Scenario", "", f"{nvi}  ", f"*{nen}*", ""]
+        for i, s in enumerate(w["steps"]):
+            if en:
+                out.append(f"{i}. {s['action_en']}")
+            elif lang == "vi-only":
+                out.append(f"{i}. {s['action_vi']}")
+            else:
+                out.append(f"{i}. {s['action_vi']}  ")
+                out.append(f"   *{s['action_en']}*")
+        bl = blame_line(w.get("blame"), table)
+        if bl is not None:
+            out += ["", f"**{lbl(lang, 'Phụ thuộc', 'Depends on')}:** "
+                    f"{questions.text(lang, bl[0], bl[1])}"]
+        fs = e.get("full_size")
+        if fs:
+            k = 1 if en else 0
+            stuck = ", ".join(f"{STUCK_TEXT.get(x, ('bị kẹt', 'stuck'))[k]}: {number(v, lang)}"
+                              for x, v in sorted(fs["stuck"].items())) or "0"
+            n = number(fs["hands"], "en" if en else "vi")
+            out += ["", f"**{lbl(lang, 'Mức thường gặp', 'How often')}:** " + questions.text(
+                lang, f"trong {n} ván đủ cỡ chơi thử, số ván bị kẹt: {stuck}",
+                f"of {n} full-size trial hands, the ones that got stuck: {stuck}")]
+        notes = [("id", e["id"]), ("scenario", f"{nid}: {' | '.join(w['path'])}")]
+        if fs:
+            notes.append(("trial hands", f"seed {fs['seed']}"))
+        out += ["", _footnote(notes, lang)]
+    if doc.get("clauses"):
+        out += clauses.markdown(doc["clauses"], lang, table)
+    hands = doc.get("hands") or {}
+    if hands:
+        out += ["", f"## {lbl(lang, 'Đếm bài ù', 'Counting winning hands')}", ""]
+        out.append(questions.text(
+            lang, "Đếm chính xác theo từng lớp quân (bảng của bộ máy ù), tính theo số lượng "
+                  "mỗi mặt quân: *bài ù ngay* là bài đã đủ đôi không cần quân nào nữa; *cặp "
+                  "chờ ù* là một bài thiếu một quân cùng một quân làm nó ù thường.",
+            "Exact counts over the win engine's per-class tables, counting face multisets: "
+            "*complete* hands need no further card; *waiting pairs* are a hand one card short "
+            "with a card that completes it by ordinary ù.", " "))
+        out += ["", f"| {lbl(lang, 'người', 'players')} | {lbl(lang, 'cách hiểu', 'reading')} "
+                f"| {lbl(lang, 'bài ù ngay', 'complete')} | "
+                f"{lbl(lang, 'cặp chờ ù', 'waiting pairs')} |", "|---|---|---:|---:|"]
+        for players, counts in hands.items():
+            for label, c in counts.items():
+                out.append(f"| {players} | {_option_words(table, label, lang)} | "
+                           f"{number(c['complete'], lang)} | {number(c['u_wins'], lang)} |")
+        ids = "; ".join(dict.fromkeys(label for counts in hands.values() for label in counts
+                                      if label != "defaults"))
+        out += ["", _footnote([("readings", ids), ("columns", "complete, u_wins")], lang)]
+    z = doc.get("z3") or {}
+    if z:
+        out += ["", f"## {lbl(lang, 'Câu hỏi trên mọi bài', 'Questions over all hands')}", "",
+                questions.text(lang, "Máy giải ràng buộc đã xét mọi bài có thể có, không chỉ "
+                                     "các ván chơi thử.",
+                               "A constraint solver considered every possible hand, not only "
+                               "the trial hands.", " "), ""]
+        names = {"dead_wait": ("bài chờ chỉ bằng quân không bao giờ được ù",
+                               "a wait only on cards that may never complete ù"),
+                 "needs_special_ca": ("bài ù bắt buộc phải có Cạ đặc biệt",
+                                      "a winning hand that needs a special cạ")}
+        for opts, qs in z.items():
+            for name, ans in qs.items():
+                vi, en_ = names.get(name, (name, name))
+                label = _option_words(table, opts, lang)
+                what = questions.text(lang, vi, en_, " / ")
+                if ans["answer"] == "witness":
+                    hand = cards.names(cards.parse(c) for c in ans["hand"])
+                    cand = cards.name(cards.parse(ans["candidate"])) if ans["candidate"] else ""
+                    out.append(f"- {label} — {what}: {lbl(lang, 'có', 'yes')} — {hand}"
+                               + (f" + **{cand}**" if cand else ""))
+                elif ans["answer"] == "none":
+                    out.append(f"- {label} — {what}: "
+                               f"{lbl(lang, 'không có (đã chứng minh)', 'none (proved)')}")
+                else:
+                    out.append(f"- {label} — {what}: {lbl(lang, 'chưa rõ', 'unknown')}")
+        out += ["", _footnote([("solver", "Z3"), ("readings", "; ".join(o for o in z if o)),
+                               ("unknown", "; ".join(f"{o or 'defaults'} {n}: {a.get('why')}"
+                                                     for o, qs in z.items()
+                                                     for n, a in qs.items()
+                                                     if a["answer"] not in ("witness", "none")))],
+                                 lang)]
+    return out
