@@ -121,8 +121,8 @@ def require_in_deck(faces: Iterable[int], deck: Iterable[int], deck_name: str) -
     for f in out:
         if f not in have:
             shown = ", ".join(code(x) for x in sorted(have))
-            raise CardError(f"{label(f)} is not a card of the deck of ruleset {deck_name}: "
-                            f"that deck has no such card (its faces: {shown})")
+            raise CardError(f"the deck of ruleset {deck_name} has no {label(f)}; its "
+                            f"faces are {shown}")
     return out
 
 

@@ -88,6 +88,15 @@ class TableError(Exception):
         super().__init__(f"{head}\n{body}{tail}")
 
 
+class MachineGapError(ValueError):
+    """A table whose turn (``[turn] flow``) the machine does not play; `vi` and `en` are
+    the one-line reason in each language."""
+
+    def __init__(self, vi: str, en: str):
+        self.vi, self.en = vi, en
+        super().__init__(en)
+
+
 class OptionError(ValueError):
     """An --option that names no open/provisional row, or a value it does not have."""
 
@@ -340,6 +349,13 @@ class Table:
                 f"table {self.id!r} states [turn] flow = {self.flow!r}, which the machine "
                 f"does not play yet (it plays the {', '.join(PLAYED_FLOWS)} turn only); "
                 f"missing: {en}")
+
+    def require_playable(self) -> None:
+        """Nothing when the machine plays this table's turn; raises MachineGapError
+        naming what it lacks otherwise (`machine_gap`)."""
+        gap = self.machine_gap()
+        if gap is not None:
+            raise MachineGapError(*gap)
 
     def deck_faces(self) -> tuple[int, ...]:
         """The faces of this table's deck, in face order."""
