@@ -192,8 +192,6 @@ def _blocks(seeds: Path, file: str, where: str, kind: str,
         label = f"{file} {where}"
         return label, sec.items if kind == "#" else (
             sec.paragraphs if kind == "¶" else sec.bullets)
-    if kind == "#":
-        raise LocatorError(f"{file} §{where}: numbered items '#' are placed under a heading")
     p = parse(text).get(int(where))
     if p is None:
         raise LocatorError(f"{file} has no part {where}")
