@@ -358,10 +358,13 @@ def _commands(tmp_path: Path) -> Iterator[list[str]]:
     yield ["serve", "--ruleset", "classic"]
     yield ["questions", "--ruleset", "classic"]
     yield ["report", "--ruleset", "classic", "--out", str(tmp_path / "site")]
+    copy_ = tmp_path / "classic-copy.toml"
+    copy_.write_text(CLASSIC_TEXT, encoding="utf-8")
+    yield ["settle", "chi-completes=chi-rong", "--ruleset", str(copy_)]
 
 
 COMMANDS = ["play", "explain", "explore", "check", "replay", "vectors", "conform", "serve",
-            "questions", "report"]
+            "questions", "report", "settle"]
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -376,6 +379,8 @@ def test_a_command_that_plays_hands_refuses_classic_in_one_line(command: str,
     for rid in table.load("classic").data["turn"]["flow_rules"]:
         assert f"({rid})" in err, rid
     assert not (tmp_path / "v").exists() and not (tmp_path / "site").exists()
+    if command == "settle":  # the table is left as it was
+        assert (tmp_path / "classic-copy.toml").read_text(encoding="utf-8") == CLASSIC_TEXT
 
 
 def test_the_refusal_comes_from_the_table_data_not_its_name(tmp_path: Path) -> None:

@@ -99,10 +99,10 @@ def _register_broken(subparsers: argparse._SubParsersAction, module: str,  # typ
     p.set_defaults(func=run)
 
 
-# commands that play or explore hands: a table whose turn the machine does not play
-# (`Table.machine_gap`) is refused up front, with exit 2
+# commands that play or explore hands (settle: to say what a decision changes): a table
+# whose turn the machine does not play (`Table.machine_gap`) is refused up front, exit 2
 PLAYING_COMMANDS = frozenset({"play", "explain", "explore", "check", "replay", "vectors",
-                              "conform", "serve", "questions", "report"})
+                              "conform", "serve", "questions", "report", "settle"})
 
 
 def build_parser() -> argparse.ArgumentParser:
