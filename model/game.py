@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from . import cards
-from .table import Rules
+from .table import SCOPED_BANS, Rules
 from .win import Group, WinEngine, engine
 
 CHANCE = "chance"
@@ -184,6 +184,9 @@ class Mark(NamedTuple):
     ban: str
     face: int | None
     origin: int  # index in the history of the action that created it
+    # the option row whose scope carried the ban from the triggering face to this one
+    # (`scope_option` of the restriction); empty on the triggering face itself
+    via: str = ""
 
 
 @dataclass(frozen=True)
@@ -238,10 +241,17 @@ class _Plan:
         says = rules.table.data["claims"].get("priority_says", [])
         self.priority_rows: list[tuple[str, str, str]] = [
             (str(hi), str(lo), r) for (hi, lo), r in zip(says, prs, strict=False)]
-        self.by_trigger: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
-        for r in rules.restrictions:
-            self.by_trigger.setdefault(r.trigger, []).append((r.rule, r.bans))
         faces = rules.faces
+        # by trigger: (row, bans, reach, scope row) for each restriction; reach[f] lists
+        # the faces other than f that a ban triggered by f also covers (the restriction's
+        # scope, see model/table.py SCOPES), None under scope "face"
+        self.by_trigger: dict[str, list[tuple[str, tuple[str, ...],
+                                              dict[int, tuple[int, ...]] | None, str]]] = {}
+        for r in rules.restrictions:
+            reach = (None if r.scope == "face" else
+                     {f: rules.scope_faces(r.scope, f)[1:] for f in faces})
+            self.by_trigger.setdefault(r.trigger, []).append(
+                (r.rule, r.bans, reach, r.scope_rule))
         # eat partners of x, in face order: x itself and every face making a cạ with it
         self.eat_cands = {x: tuple(y for y in faces if y == x or rules.is_ca(x, y))
                           for x in faces}
@@ -441,10 +451,8 @@ class State:
             if could_chan and self._plan.ca_over_chan:
                 new.append(("pass-could-chan", x_ca, None))
             for trig, face, partner in new:
-                for rule, bans in self._plan.by_trigger.get(trig, ()):
-                    for ban in bans:
-                        for f in self._mark_faces(ban, face, partner):
-                            marks.append(Mark(rule, ban, f, -1))
+                for rule, ban, f, via in self._trigger_marks(trig, face, partner):
+                    marks.append(Mark(rule, ban, f, -1, via))
         no = self._no_discard(marks, self.discarded[s])
         return all(f in no for f in held)
 
@@ -457,7 +465,10 @@ class State:
         if idx is None:
             idx = {}
             for m in self.marks[seat]:
-                idx.setdefault(m.ban, {}).setdefault(m.face, []).append(m.rule)
+                ids = idx.setdefault(m.ban, {}).setdefault(m.face, [])
+                ids.append(m.rule)
+                if m.via:
+                    ids.append(m.via)
             idx["no-discard"] = self._no_discard(self.marks[seat], self.discarded[seat])
             self._bans[seat] = idx
         return idx
@@ -475,6 +486,8 @@ class State:
         for m in self.marks[seat]:
             if m.ban == "discard" and m.face == face:
                 out.append(m.rule)
+                if m.via:
+                    out.append(m.via)
             elif m.ban == "discard-ca-pair":
                 if any(self.rules.is_ca(face, e) for e in self.discarded[seat]):
                     out.append(m.rule)
@@ -485,8 +498,9 @@ class State:
         return out
 
     def _banned(self, seat: int, ban: str, face: int | None, ignore: int = -2) -> list[str]:
-        """Rule ids of the seat's marks that ban this; marks created at history index
-        `ignore` are left out (a reclaim undoes the pass that created them)."""
+        """Rule ids of the seat's marks that ban this (each followed by the scope row that
+        carried it to this face, if any); marks created at history index `ignore` are left
+        out (a reclaim undoes the pass that created them)."""
         by_face = self._ban_index(seat).get(ban)
         if not by_face:
             return []
@@ -494,8 +508,13 @@ class State:
         this = by_face.get(face) if face is not None else None
         if ignore == -2 and not (anyface and this):
             return list(anyface or this or ())
-        return [m.rule for m in self.marks[seat]
-                if m.ban == ban and (m.face is None or m.face == face) and m.origin != ignore]
+        out: list[str] = []
+        for m in self.marks[seat]:
+            if m.ban == ban and (m.face is None or m.face == face) and m.origin != ignore:
+                out.append(m.rule)
+                if m.via:
+                    out.append(m.via)
+        return out
 
     def _can_win_opening(self, seat: int) -> bool:
         return (not self._banned(seat, "win", None)
@@ -952,13 +971,16 @@ class State:
     def _event(self, e: dict[str, Any]) -> None:
         self.events.append(e)
 
-    def _mark(self, seat: int, rule: str, ban: str, face: int | None) -> None:
-        self.marks[seat].append(Mark(rule, ban, face, len(self.history) - 1))
+    def _mark(self, seat: int, rule: str, ban: str, face: int | None, via: str = "") -> None:
+        self.marks[seat].append(Mark(rule, ban, face, len(self.history) - 1, via))
         idx = self._bans[seat]
         if ban == "discard-ca-eaten":
             self._bans[seat] = None  # rebuilt on next use
         elif idx is not None:  # keep the index up to date rather than rebuild it
-            idx.setdefault(ban, {}).setdefault(face, []).append(rule)
+            ids = idx.setdefault(ban, {}).setdefault(face, [])
+            ids.append(rule)
+            if via:
+                ids.append(via)
             if ban == "discard" and face is not None:
                 idx["no-discard"].add(face)
             elif ban == "discard-ca-pair":
@@ -976,12 +998,24 @@ class State:
             return (face, partner)
         return (face,)
 
-    def _trigger(self, seat: int, trigger: str, face: int | None,
-                 partner: int | None = None) -> None:
-        for rule, bans in self._plan.by_trigger.get(trigger, ()):
+    def _trigger_marks(self, trigger: str, face: int | None, partner: int | None = None
+                       ) -> list[tuple[str, str, int | None, str]]:
+        """(row, ban, face, scope row) of every mark `trigger` on `face` creates, in the
+        order they are recorded: for each restriction and ban, the face(s) of
+        `_mark_faces`, then the other faces its scope reaches (cited with the scope row)."""
+        out: list[tuple[str, str, int | None, str]] = []
+        for rule, bans, reach, via in self._plan.by_trigger.get(trigger, ()):
             for ban in bans:
                 for f in self._mark_faces(ban, face, partner):
-                    self._mark(seat, rule, ban, f)
+                    out.append((rule, ban, f, ""))
+                if reach is not None and face is not None and ban in SCOPED_BANS:
+                    out += [(rule, ban, f, via) for f in reach[face]]
+        return out
+
+    def _trigger(self, seat: int, trigger: str, face: int | None,
+                 partner: int | None = None) -> None:
+        for rule, ban, f, via in self._trigger_marks(trigger, face, partner):
+            self._mark(seat, rule, ban, f, via)
 
     def _discard(self, s: int, f: int) -> None:
         self.hands[s][f] -= 1

@@ -57,7 +57,7 @@ from collections.abc import Sequence
 
 from . import cards
 from .game import Action, ActionError, Deal, State, _plan, check_deal
-from .table import TRIGGERS, Rules
+from .table import SCOPED_BANS, TRIGGERS, Rules
 from .win import engine
 
 F = cards.NUM_FACES
@@ -180,9 +180,14 @@ class Packed:
         # the bans each trigger creates: (bits on the face, bits on "any face" other than
         # a declined win, the declined-win bit, bits also on the partner of an eaten cạ)
         self.trig: dict[str, tuple[int, int, int, int]] = dict.fromkeys(TRIGGERS, (0, 0, 0, 0))
+        # and, for a restriction whose scope is wider than its face: by triggering face,
+        # the other faces reached with the bits on each (empty under scope "face")
+        self.trig_wide: dict[str, dict[int, tuple[tuple[int, int], ...]]] = {
+            t: {} for t in TRIGGERS}
         for trig, rows in p.by_trigger.items():
             face_bits = any_bits = pair_bits = 0
-            for _rule, bans in rows:
+            wide: dict[int, dict[int, int]] = {}
+            for _rule, bans, reach, _via in rows:
                 for ban in bans:
                     if ban in ("win", "discard-ca-pair"):
                         any_bits |= BAN_BITS[ban]
@@ -190,7 +195,13 @@ class Packed:
                         face_bits |= BAN_BITS[ban]
                         if ban == "discard-ca-eaten":
                             pair_bits |= BAN_BITS[ban]
+                    if reach is not None and ban in SCOPED_BANS:
+                        for x, others in reach.items():
+                            for f in others:
+                                row = wide.setdefault(x, {})
+                                row[f] = row.get(f, 0) | BAN_BITS[ban]
             self.trig[trig] = (face_bits, any_bits & ~B_WIN, any_bits & B_WIN, pair_bits)
+            self.trig_wide[trig] = {x: tuple(sorted(row.items())) for x, row in wide.items()}
         self.u_ok = tuple(self.claim_ok[src][0] for src in SOURCES)
         self.eat_cands = {x: tuple(p.eat_cands[x]) for x in rules.faces}
         self.ca_partners = {x: tuple(sorted(p.ca_partners[x])) for x in rules.faces}
@@ -406,10 +417,14 @@ class Packed:
             r[x_ca] |= fb
             r[ANY] |= ab
             r[y] |= pb
+            for f, bits in self.trig_wide["eat-ca"].get(x_ca, ()):
+                r[f] |= bits
             if could_chan and self.plan.ca_over_chan:
                 fb, ab, _win, _pb = self.trig["pass-could-chan"]
                 r[x_ca] |= fb
                 r[ANY] |= ab
+                for f, bits in self.trig_wide["pass-could-chan"].get(x_ca, ()):
+                    r[f] |= bits
         return not self._allowed_discards(h, r)
 
     def _final(self, p: bytes | bytearray) -> bool:
@@ -654,6 +669,9 @@ class Packed:
             m[to + (ANY if face is None else face)] |= fb
         if pb and partner is not None:
             m[to + partner] |= pb
+        if face is not None:  # the faces the restriction's scope reaches (none: "face")
+            for f, bits in self.trig_wide[trigger].get(face, ()):
+                m[to + f] |= bits  # `fb` already holds these kinds of bit (sum above)
 
     def _discard(self, m: bytearray, s: int, f: int) -> None:
         m[self.hand_at[s] + f] -= 1

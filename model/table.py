@@ -6,6 +6,11 @@ id (or table path) and the field.  Nothing from the table is ever executed.
 
 `Table` is the validated file; `Table.resolve(players, options)` gives `Rules`, the
 concrete parameters one game runs under.
+
+The vocabulary the machine interprets is listed below as constants: `TRIGGERS` and `BANS`
+for ``[[restriction]]`` (what creates a ban and what it forbids), `SCOPES` for how far a
+ban reaches from the triggering card (`Rules.scope_faces`), `CA_KINDS` for the classes
+of cạ, `MACHINE_VALUES` for the option rows the machine reads by role.
 """
 
 from __future__ import annotations
@@ -30,6 +35,17 @@ TRIGGERS = (
     "pass-could-chan", "pass-could-ca", "discard", "eat-ca", "decline-u", "decline-opening",
 )
 BANS = ("eat-chan", "eat-ca", "chiu", "discard", "discard-ca-pair", "discard-ca-eaten", "win")
+# How far a restriction's bans reach from the card that triggered them (`scope`, or
+# `scope_option` + `scope_by_value`; the default is "face"):
+#   face         that face only
+#   rank         every face of the deck with the same rank (every suit of it); a face
+#                without a rank (Chi Chi, Lão, Thang) reaches only itself
+#   ca-partners  the face and every face that forms a cạ with it under the table's
+#                pairing (for the rules resolved: `lao-thang` may add or remove a partner)
+# A scope wider than "face" applies only to bans on a face (`SCOPED_BANS`): a ban on any
+# face (win, discard-ca-pair) or on the faces of an eaten cạ has no scope to widen.
+SCOPES = ("face", "rank", "ca-partners")
+SCOPED_BANS = ("eat-chan", "eat-ca", "chiu", "discard")
 CA_KINDS = ("same-rank", "within-group", "pair", "special-flag")
 WIN_KINDS = ("u", "chiu-u", "opening")
 PRIORITY_CLAIMS = ("u", "chiu-u", "chiu", "reclaim", "eat")
@@ -155,9 +171,15 @@ class Variant:
 
 @dataclass(frozen=True)
 class Restriction:
+    """A ``[[restriction]]`` resolved: the bans its trigger creates, and how far they reach
+    from the triggering card (`scope`, one of `SCOPES`; `scope_rule` is the option row
+    that chose it, empty when the restriction states its scope itself)."""
+
     rule: str
     trigger: str
     bans: tuple[str, ...]
+    scope: str = "face"
+    scope_rule: str = ""
 
 
 @dataclass(frozen=True)
@@ -215,6 +237,23 @@ class Rules:
 
     def rid(self, role: str) -> str:
         return self.rule_ids[role]
+
+    def scope_faces(self, scope: str, face: int) -> tuple[int, ...]:
+        """The faces a ban of this `scope` (one of `SCOPES`) triggered by `face` covers,
+        `face` first, then the others in face order.
+
+        >>> rules("family", 4).scope_faces("rank", cards.parse("3v"))  # 3v, 3n, 3s
+        (2, 11, 20)
+        """
+        if scope == "face":
+            return (face,)
+        if scope == "rank":
+            r = cards.rank_of(face)
+            return (face,) + tuple(f for f in self.faces
+                                   if f != face and r is not None and cards.rank_of(f) == r)
+        if scope == "ca-partners":
+            return (face,) + tuple(f for f in self.faces if f != face and self.is_ca(face, f))
+        raise ValueError(f"unknown restriction scope {scope!r}; scopes: {', '.join(SCOPES)}")
 
     def with_options(self, **changes: str) -> Rules:
         opts = dict(self.options)
@@ -983,7 +1022,9 @@ def _validate_turn(ck: _Checker, data: Mapping[str, Any], rows: dict[str, Row],
         where = f"restriction[{i}]"
         if isinstance(r, dict) and isinstance(r.get("rule"), str):
             where = r["rule"]
-        if not ck.keys(where, r, ["rule", "trigger"], ["bans", "option", "bans_by_value"]):
+        if not ck.keys(where, r, ["rule", "trigger"], ["bans", "option", "bans_by_value",
+                                                         "scope", "scope_option",
+                                                         "scope_by_value"]):
             continue
         ck.ref(where, "rule", r.get("rule"), rows)
         _require_title(ck, r.get("rule"), rows, f"[[restriction]] {where}")
@@ -1011,6 +1052,7 @@ def _validate_turn(ck: _Checker, data: Mapping[str, Any], rows: dict[str, Row],
         for fld, lst in lists:
             if not isinstance(lst, list) or any(b not in BANS for b in lst):
                 ck.add(where, fld, f"expected a list from {', '.join(BANS)}, found {lst!r}")
+        _check_scope(ck, where, r, rows, lists)
 
 
 TURN_FIELDS = ["direction_rule", "opener_rule", "opening_win_rule", "next_opener_rule",
@@ -1019,6 +1061,48 @@ TURN_FIELDS = ["direction_rule", "opener_rule", "opening_win_rule", "next_opener
                "return_resume_rule", "exhausted_rule", "recycle_rule", "reveal_rule",
                "stuck_rule", "empty_hand_rule", "timeout_rule", "reclaim_rule",
                "decline_rule", "own_draw_pass_rule", "return_discard_rule"]
+
+
+def _check_scope(ck: _Checker, where: str, r: Mapping[str, Any], rows: Mapping[str, Row],
+                 lists: list[tuple[str, Any]]) -> None:
+    """A restriction's `scope`, or `scope_option` + `scope_by_value` (see `SCOPES`)."""
+    scopes: list[tuple[str, Any]] = []
+    if "scope_option" in r:
+        so = r["scope_option"]
+        orow = rows.get(so) if isinstance(so, str) else None
+        if orow is None or not orow.is_option:
+            ck.add(where, "scope_option", f"{so!r} is not an option row (a row with values "
+                   "whose value chooses the scope)")
+        sbv = r.get("scope_by_value")
+        if not isinstance(sbv, dict):
+            ck.add(where, "scope_by_value", "a restriction with scope_option needs "
+                   "scope_by_value: a scope for each value of that row, e.g. "
+                   "{ face = \"face\", rank = \"rank\" }")
+        else:
+            if orow is not None and set(sbv) != set(orow.values):
+                ck.add(where, "scope_by_value", f"must give a scope for exactly the values "
+                       f"{', '.join(orow.values)} of row {so!r}")
+            scopes += [(f"scope_by_value.{k}", v) for k, v in sbv.items()]
+        if "scope" in r:
+            ck.add(where, "scope", "use either scope or scope_option + scope_by_value")
+    elif "scope" in r:
+        scopes.append(("scope", r["scope"]))
+    elif "scope_by_value" in r:
+        ck.add(where, "scope_option", "scope_by_value needs scope_option, the row whose "
+               "value chooses the scope")
+    wide = False
+    for fld, sc in scopes:
+        if sc not in SCOPES:
+            ck.add(where, fld, f"expected one of {', '.join(SCOPES)}, found {sc!r}")
+        elif sc != "face":
+            wide = True
+    if wide:
+        bans = {b for _fld, lst in lists if isinstance(lst, list) for b in lst}
+        unscoped = sorted(str(b) for b in bans if b not in SCOPED_BANS)
+        if unscoped:
+            ck.add(where, "scope", f"a scope wider than face widens bans on a face "
+                   f"({', '.join(SCOPED_BANS)}); this restriction also bans "
+                   f"{', '.join(unscoped)}, which has no face to widen")
 
 
 def _check_priority_says(ck: _Checker, tiers: list[list[str]] | None, prs: list[Any],
@@ -1214,7 +1298,12 @@ def _resolve(table: Table, variant: Variant, options: Mapping[str, str]) -> Rule
     restrictions = []
     for r in d.get("restriction", []):
         bans = r["bans_by_value"][options[r["option"]]] if "option" in r else r["bans"]
-        restrictions.append(Restriction(r["rule"], r["trigger"], tuple(bans)))
+        scope, scope_rule = r.get("scope", "face"), ""
+        if "scope_option" in r:
+            scope_rule = r["scope_option"]
+            scope = r["scope_by_value"][options[scope_rule]]
+        restrictions.append(Restriction(r["rule"], r["trigger"], tuple(bans), scope,
+                                        scope_rule))
     rule_ids: dict[str, str] = {}
     for section in ("win", "eating", "turn"):
         for k, v in d.get(section, {}).items():

@@ -34,7 +34,11 @@ def test_live_dead_and_unreached(sample: list[dict[str, object]]) -> None:
     assert clauses.verdict(by[("ate-ca-no-both-sides", "discard-ca-pair")]) == "live"
     # ... and bans a later chíu of it, which can never matter: a seat that could chíu
     # held three copies when it let the fourth go, so no copy is left to come again
-    assert clauses.verdict(by[("pass-chan-ban", "chiu")]) == "unreached"
+    # (proved by counting, and never in force in the sample either)
+    assert clauses.verdict(by[("pass-chan-ban", "chiu")]) == "counting"
+    assert by[("pass-chan-ban", "chiu")]["in_force"] == 0
+    assert clauses.verdict({**by[("pass-chan-ban", "chiu")], "dead_by_counting": None}) \
+        == "unreached"
     for c in by.values():
         assert 0 <= int(c["refused"]) <= int(c["in_force"])  # type: ignore[call-overload]
 

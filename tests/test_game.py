@@ -265,8 +265,10 @@ def test_ban_index_agrees_with_the_marks() -> None:
             for s in range(st.n):
                 for f in list(range(cards.NUM_FACES)) + [None]:
                     for ban in bans:
-                        scan = [m.rule for m in st.marks[s]
-                                if m.ban == ban and (m.face is None or m.face == f)]
+                        # each mark's row, then the scope row that carried it to f
+                        scan = [r for m in st.marks[s]
+                                if m.ban == ban and (m.face is None or m.face == f)
+                                for r in (m.rule, m.via) if r]
                         assert st._banned(s, ban, f) == scan, (i, s, ban, f)
                 h = st.hands[s]
                 ok = [f for f in st.rules.faces if h[f] and not st._discard_bans(s, f)]

@@ -678,3 +678,17 @@ def test_questions_page_has_the_decided_history(tmp_path: Path) -> None:
     assert "Bàn ngày Tết" in dec and "Bà nội" in dec and "<code>off</code>" in dec
     assert 'id="q-lao-thang"' not in q  # no longer an open question
     assert broken_links(out) == []
+
+
+def test_questions_page_shows_both_blame_lines_of_a_question() -> None:
+    """What a witness rests on and how often the choice matters under other readings:
+    both are on the question's page, in both languages, and absent when not computed."""
+    rid = questions.question_rows(TABLE)[0].id
+    f = {"blame_vi": "dựa vào cách hiểu khác", "blame_en": "rests on another reading",
+         "frequency_blame_vi": "kẹt ở 80 / 10.000 ván", "frequency_blame_en": "stuck in 80"}
+    page = report.questions_page(TABLE, {rid: f})
+    for text in f.values():
+        assert html.escape(text) in page
+    assert "Nếu hiểu khác" in page and "Read otherwise" in page
+    bare = report.questions_page(TABLE, {rid: {"blame_vi": "x", "blame_en": "y"}})
+    assert "Nếu hiểu khác" not in bare

@@ -15,6 +15,11 @@ clause's class and bears on the banned face (the card claimed, or the card disca
 and the action would be legal if the seat did not hold that clause's marks; the clause
 *refused* it when the action is in fact illegal.  A clause in force that never refused
 anything is *dead* in the sample; one never in force was not reached.
+
+Some clauses are dead whatever the sample: `counting_proof` proves it by counting copies
+(a chíu of the face one let go), and `measure` carries that proof.  Where the row's scope
+is an open question (`scope_option` of the restriction: a wider scope may give the clause
+something to do), the clause names that row as `scope_rule`.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from typing import Any
 
 from chanspec.checks.findings import witness
 from chanspec.model.game import Action, State, deal_random
-from chanspec.model.table import Rules, Table
+from chanspec.model.table import SCOPED_BANS, Rules, Table
 
 # The class of action each ban can refuse.
 BAN_CLASS = {"eat-chan": "eat-chan", "eat-ca": "eat-ca", "chiu": "chiu", "win": "win",
@@ -72,6 +77,52 @@ def clauses(rules: Rules) -> list[tuple[str, str]]:
     return [(r.rule, b) for r in rules.restrictions for b in r.bans]
 
 
+PASS_TRIGGERS = ("pass-could-chan", "pass-could-ca")
+
+
+def counting_proof(rules: Rules, rule: str, ban: str) -> tuple[str, str] | None:
+    """(vi, en) proof that the clause `(rule, ban)` can never refuse anything under these
+    rules, by counting copies of a face; None when no such proof applies.
+
+    Two proofs are known, both for bans on that face only.  A ban on eating the face as a
+    chắn created by letting a cạ go: a holder of the face let a chắn go too, which bans
+    the same; a player who did not hold it never will.  A chíu ban created by letting a
+    card go (either pass trigger): a chíu of the face needs ``copies - 1`` of it concealed when a
+    copy appears; a concealed hand never gains cards (drawn cards go to the gate, eaten
+    ones are laid down), so the player held them already when the card went by; that card
+    is never offered to them again (a reclaim, which takes it back, undoes the ban), so the
+    chíu would need ``copies - 1`` + the card let go + one more = ``copies + 1`` copies."""
+    r = next((x for x in rules.restrictions if x.rule == rule and ban in x.bans), None)
+    if r is None or r.trigger not in PASS_TRIGGERS or r.scope != "face":
+        return None
+    # (under stuck-discard=forbid-claim a holder may be refused the chắn and not the cạ
+    # for what each would leave to discard: no proof then)
+    if ban == "eat-chan" and r.trigger == "pass-could-ca" and any(
+            x.trigger == "pass-could-chan" and x.scope == "face" and "eat-chan" in x.bans
+            for x in rules.restrictions) and rules.option(
+                rules.rid("turn.stuck_rule")) != "forbid-claim":
+        return ("không bao giờ có tác dụng riêng, do đếm quân: người đang giữ mặt đó khi để "
+                "quân ấy đi thì cũng đã bỏ ăn Chắn, nên đã bị cấm ăn Chắn mặt đó rồi; người "
+                "không giữ thì không bao giờ có nó, vì bài trên tay không bao giờ có thêm quân.",
+                "never does anything of its own, by counting: a player who held that face when "
+                "they let the card go also let a chắn go, which already bans eating the face as "
+                "a chắn; one who did not hold it never will, since a concealed hand never gains "
+                "cards.")
+    if ban != "chiu":
+        return None
+    c = rules.copies
+    return (f"không bao giờ xảy ra, do đếm quân: Chíu một mặt cần giữ sẵn {c - 1} quân của "
+            f"mặt đó; bài trên tay không bao giờ có thêm quân, nên người chơi đã giữ chúng "
+            f"khi để quân ấy đi; cộng quân đã để đi (không bao giờ quay lại với họ) và một quân "
+            f"nữa là {c + 1} quân, mà mỗi "
+            f"mặt chỉ có {c}.",
+            f"can never happen, by counting: a chíu of a face needs {c - 1} copies of it "
+            f"held; a concealed hand never gains cards, so the player held them when they "
+            f"let the card go; with that card (which never comes back to them) and one more "
+            f"copy that makes {c + 1}, and a "
+            f"face has {c}.")
+
+
 def measure(rules: Rules, games: int, seed: int, policy: str = "greedy") -> dict[str, Any]:
     """Clause counts over `games` seeded hands played by `policy` (a key of
     `witness.POLICIES`; see the module doc)."""
@@ -114,11 +165,19 @@ def measure(rules: Rules, games: int, seed: int, policy: str = "greedy") -> dict
                             in_force[c] += 1
                             refused[c] += not legal
             st.apply(choose(st, rng))
+    scope_rule = {r.rule: r.scope_rule for r in rules.restrictions}
+    out = []
+    for r, b in clauses(rules):
+        c: dict[str, Any] = {"rule": r, "ban": b, "class": BAN_CLASS.get(b),
+                             "in_force": in_force[(r, b)], "refused": refused[(r, b)]}
+        proof = counting_proof(rules, r, b)
+        if proof is not None:
+            c["dead_by_counting"] = {"vi": proof[0], "en": proof[1]}
+        if scope_rule.get(r) and b in SCOPED_BANS:
+            c["scope_rule"] = scope_rule[r]
+        out.append(c)
     return {"games": games, "seed": seed, "players": rules.players, "policy": policy,
-            "decisions": decisions,
-            "clauses": [{"rule": r, "ban": b, "class": BAN_CLASS.get(b),
-                         "in_force": in_force[(r, b)], "refused": refused[(r, b)]}
-                        for r, b in clauses(rules)]}
+            "decisions": decisions, "clauses": out}
 
 
 def merged(docs: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -133,14 +192,18 @@ def merged(docs: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
 
 
 def verdict(c: Mapping[str, Any]) -> str:
-    """``live``, ``dead`` (in force, never refused anything) or ``unreached``."""
+    """``live``, ``dead`` (in force, never refused anything), ``unreached``, or
+    ``counting`` (proved dead by counting copies: `counting_proof`)."""
+    if c.get("dead_by_counting") and not c["refused"]:
+        return "counting"
     if not c["in_force"]:
         return "unreached"
     return "live" if c["refused"] else "dead"
 
 
 VERDICT_TEXT = {"live": ("", ""), "dead": ("**chết**", "**dead**"),
-                "unreached": ("**chưa bao giờ gặp**", "**never reached**")}
+                "unreached": ("**chưa bao giờ gặp**", "**never reached**"),
+                "counting": ("**chết, do đếm quân**", "**dead by counting**")}
 
 
 def markdown(docs: Sequence[Mapping[str, Any]], lang: str = "vi",
@@ -185,6 +248,25 @@ def markdown(docs: Sequence[Mapping[str, Any]], lang: str = "vi",
         ids.append(f"{c['rule']} ({c['ban']})")
         out.append(f"| {name} | {lbl(vi, en_)} | {_num(c['in_force'], num)} | "
                    f"{_num(c['refused'], num)} | {lbl(vvi, ven) if vvi else ''} |")
+    notes = []
+    for c in merged(docs):
+        said = []
+        proof = c.get("dead_by_counting")
+        if proof:
+            said.append(lbl(proof["vi"], proof["en"]))
+        if c.get("scope_rule") and verdict(c) != "live":
+            q_row = table.rows.get(str(c["scope_rule"])) if table is not None else None
+            q = (lbl(q_row.title("vi"), q_row.title("en")) if q_row is not None
+                 else f"`{c['scope_rule']}`")
+            said.append(lbl(f"phạm vi rộng hơn của lệnh cấm này là một câu hỏi: {q}",
+                            f"a wider scope of this ban is asked as a question: {q}"))
+        if said:
+            row = table.rows.get(str(c["rule"])) if table is not None else None
+            name = lbl(row.title("vi"), row.title("en")) if row is not None else f"`{c['rule']}`"
+            vi, en_ = CLASS_TEXT.get(str(c["class"]), (c["ban"], c["ban"]))
+            notes.append(f"- {name} ({lbl(vi, en_)}): " + "; ".join(said))
+    if notes:
+        out += [""] + notes
     sample = "; ".join(
         f"{d['players']} {lbl('người', 'players')}, "
         f"{lbl(*_policy(d['policy']))}: "

@@ -200,8 +200,10 @@ def narrate(rules: Rules, deal: Deal, actions: Iterable[Action]) -> tuple[list[L
                 by_rule.setdefault(m.rule, []).append(m)
             for rule_id, marks in by_rule.items():
                 vi_list, en_list = ban_list(marks)
+                # the row, and the scope row that carried its bans to other faces (if any)
+                cited = [rule_id] + list(dict.fromkeys(m.via for m in marks if m.via))
                 out.append(Line(None, f"Từ giờ {seat_vi(s)} không được {vi_list}",
-                                f"From now on {seat_en(s)} may not {en_list}", [rule_id]))
+                                f"From now on {seat_en(s)} may not {en_list}", cited))
         for e in new_events:
             if e.get("type") == "end":
                 continue

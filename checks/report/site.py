@@ -604,6 +604,10 @@ def questions_page(table: table_mod.Table, findings: Mapping[str, Any]) -> str:
         if blame:
             parts.append(f'<p class="blame"><strong>{bi("Phụ thuộc:", "Depends on:")}</strong> '
                          f"{bi(*blame)}</p>")
+        again = text_of(f, "frequency_blame") if f is not None else None
+        if again:
+            parts.append(f'<p class="blame"><strong>{bi("Nếu hiểu khác:", "Read otherwise:")}'
+                         f"</strong> {bi(*again)}</p>")
         summary = text_of(f, "summary") if f is not None else None
         if summary:
             parts.append(f"<p>{bi(*summary)}</p>")
