@@ -7,6 +7,15 @@ id (or table path) and the field.  Nothing from the table is ever executed.
 `Table` is the validated file; `Table.resolve(players, options)` gives `Rules`, the
 concrete parameters one game runs under.
 
+A table picks its deck from the 30-face universe of `cards` (``[deck] faces``: ``"all"``
+or a list of codes).  Its ``[turn] flow`` names the turn it states: absent, the machine's
+own (`PLAYED_FLOWS`), with every section the machine reads required; another flow (classic
+Chắn's) makes [eating], [[claim]], [claims] and [[restriction]] optional and requires
+``flow_rules``, the rows of that turn, which `Table.machine_gap` names when a command
+would play a hand.  ``[win] exact_min`` lists faces that complete only a hand of exactly
+the minimum chắn, for the kinds of win ``exact_min_applies`` (or, per value of the option
+row ``exact_min_rule``, ``exact_min_applies_by_value``) names.
+
 The vocabulary the machine interprets is listed below as constants: `TRIGGERS` and `BANS`
 for ``[[restriction]]`` (what creates a ban and what it forbids), `SCOPES` for how far a
 ban reaches from the triggering card (`Rules.scope_faces`), `CA_KINDS` for the classes
