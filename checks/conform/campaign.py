@@ -548,7 +548,10 @@ class Runner:
     def make(self, ch: Choices) -> tuple[table_mod.Rules, table_mod.Rules, Deal]:
         """The rules sent to the engine, chanspec's rules (with overrides), the deal."""
         n = self.players[ch.choose(len(self.players))]
-        opts = {name: values[ch.choose(len(values))] for name, values in self.options}
+        # a choice only where there is one: a row added to the table with its value
+        # fixed does not change the hands every seed makes
+        opts = {name: values[ch.choose(len(values))] if len(values) > 1 else values[0]
+                for name, values in self.options}
         sent = self._resolve(n, opts)
         mine = self._resolve(n, {**opts, **self.overrides}) if self.overrides else sent
         return sent, mine, build_deal(mine, ch.choose, ch.coin)
