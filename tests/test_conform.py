@@ -159,6 +159,30 @@ def test_the_driver_kills_a_silent_engine_and_keeps_the_exchange() -> None:
     e.close()
 
 
+def test_a_batch_larger_than_the_pipes_does_not_block_either_side(tmp_path: Path) -> None:
+    """An engine that reads one request, writes its (large) answer, then reads the next
+    blocks once its output pipe is full; chanspec, still writing the batch, must read
+    those answers meanwhile, or both sides wait until the deadline."""
+    script = tmp_path / "echo_big.py"
+    script.write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    req = json.loads(line)\n"
+        "    print(json.dumps({'ok': True, 'id': req['id'], 'pad': 'x' * 2000}), flush=True)\n",
+        encoding="utf-8")
+    e = Engine([PY, str(script)], timeout=5)
+    e.start()
+    try:
+        n = 2000  # ~200 KB of requests and ~4 MB of answers: far beyond a pipe's 64 KiB
+        t0 = time.monotonic()
+        e.submit([{"op": "outcome", "pad": "y" * 80}] * n)
+        answers = [e.receive() for _ in range(n)]
+        assert all(a["ok"] for a in answers) and answers[-1]["id"] == n
+        assert time.monotonic() - t0 < 30
+    finally:
+        e.close()
+
+
 def test_deals_are_well_formed_and_varied() -> None:
     from chanspec.model import table
     from chanspec.model.game import check_deal

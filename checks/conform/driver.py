@@ -87,6 +87,11 @@ class _Lines:
             self.eof = True
             return True
 
+    def pull(self) -> None:
+        """Read what has arrived into the buffer of complete lines."""
+        if not self.eof:
+            self._read()
+
     def _read(self) -> None:
         try:
             chunk = os.read(self.fd, 1 << 16)
@@ -294,6 +299,14 @@ class Engine:
                 data = data[n:]
                 if data:
                     left = deadline - time.monotonic()
+                    if left > 0 and self._out.fd >= 0 and not self._out.eof:
+                        # read the engine's answers while waiting to write: an engine
+                        # blocked on a full output pipe reads no more input
+                        r, w, _ = select.select([self._out.fd], [fd], [], left)
+                        if r:
+                            self._out.pull()
+                        if r or w:
+                            continue
                     if left <= 0 or not select.select([], [fd], [], left)[1]:
                         self._exchanges.append((text.rstrip("\n")[:300],
                                                 "<the engine stopped reading its input>"))
