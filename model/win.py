@@ -225,8 +225,6 @@ class WinEngine:
             self._plan[candidate]  # type: ignore[misc]
         if kind in never_kinds:
             return False
-        need = self.min_chan
-        exact = kind in exact_kinds  # type: ignore[operator]
         total = laid_chan
         for best, a, wa, b, wb, c, wc in small:
             x = best[concealed[a] * wa + concealed[b] * wb + concealed[c] * wc]
@@ -248,11 +246,17 @@ class WinEngine:
             if concealed[candidate] < 3:
                 return False
             x = best_t[key - 3 * wi]
-            got = total + x + 2
-            return x >= 0 and (got == need if exact else got >= need)
-        x = final[key + wi]
-        got = total + x
-        return x >= 0 and (got == need if exact else got >= need)
+            if x < 0:
+                return False
+            total += x + 2
+        else:
+            x = final[key + wi]
+            if x < 0:
+                return False
+            total += x
+        if exact_kinds and kind in exact_kinds:  # type: ignore[operator]
+            return total == self.min_chan  # [win] exact_min: exactly the minimum
+        return total >= self.min_chan
 
     # ------------------------------------------------------------------ full verdict
     def judge(
@@ -528,7 +532,6 @@ class HandIndex:
         ci, w, final, best_t, never_kinds, exact_kinds = self._slot[candidate]
         if kind in never_kinds:
             return False
-        exact = kind in exact_kinds  # type: ignore[operator]
         v = self._vals[ci]
         if v < 0:
             if self._broken > 1:
@@ -543,11 +546,17 @@ class HandIndex:
             if self.counts[candidate] < 3:
                 return False
             x = best_t[key - 3 * w]
+            if x < 0:
+                return False
             got = other + x + 2 + self.laid_chan
-            return x >= 0 and (got == self._min if exact else got >= self._min)
-        x = final[key + w]
-        got = other + x + self.laid_chan
-        return x >= 0 and (got == self._min if exact else got >= self._min)
+        else:
+            x = final[key + w]
+            if x < 0:
+                return False
+            got = other + x + self.laid_chan
+        if exact_kinds and kind in exact_kinds:  # type: ignore[operator]
+            return got == self._min  # [win] exact_min: exactly the minimum
+        return got >= self._min
 
 
 _ENGINES: dict[tuple[object, ...], WinEngine] = {}
