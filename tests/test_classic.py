@@ -138,7 +138,9 @@ def test_the_classic_restrictions_are_the_17_of_000_keyed_as_it_keys_them() -> N
 
 def test_the_disagreements_of_the_seeds_are_open_rows() -> None:
     t = table.load("classic")
-    for rid in ("chi-completes", "restriction-mode", "duoi", "tra-cua", "thien-u", "bo-u"):
+    for rid in ("chi-completes", "restriction-mode", "duoi", "tra-cua", "thien-u", "bo-u",
+                "eat-discard", "loi-3-an-chon-ca", "loi-4-an-ca-chuyen-cho",
+                "loi-13-danh-doi-chan", "loi-16-danh-ca-khi-da-an-ca"):
         r = t.rows[rid]
         assert r.status == "open" and len(r.values) >= 2 and r.default in r.values, rid
     assert set(t.rows["chi-completes"].values) == {"exactly-six", "bach-thu-chi", "chi-rong"}
