@@ -256,7 +256,8 @@ def _judge_obj(obj: Any, tbl: table.Table, players_default: int,
                          "completing card")
     players = obj.get("players", players_default)
     if not isinstance(players, int) or isinstance(players, bool):
-        raise _LineError(f"\"players\" must be 4 or 5, found {players!r}")
+        raise _LineError(f"\"players\" must be one of the table's player counts "
+                         f"({', '.join(str(n) for n in sorted(tbl.variants))}), found {players!r}")
     options = obj.get("options") or {}
     if not isinstance(options, dict) or not all(
             isinstance(k, str) and isinstance(v, str) for k, v in options.items()):
