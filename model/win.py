@@ -158,7 +158,8 @@ class WinEngine:
         self.r_counts = r["win.counts_rule"]
         self.r_never = r.get("win.never_complete_rule", "")
         self.r_final = r.get("win.special_ca_final_rule", "")
-        self.r_chiu = r["turn.chiu_counts_rule"]
+        # a table whose turn the machine does not play may leave the chíu row to [win]
+        self.r_chiu = r.get("turn.chiu_counts_rule", self.r_counts)
         self.r_exact = r.get("win.exact_min_rule", "")
         self.exact = rules.exact_min
         self.exact_applies = rules.exact_min_applies
