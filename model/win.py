@@ -392,14 +392,15 @@ class WinEngine:
             )
         if exact:
             rules_used += (self.r_exact,)
-        return Verdict(True, chan, groups, rules_used,
+        # one row may play two roles (classic: chíu-counts-two is also counts_rule)
+        return Verdict(True, chan, groups, tuple(dict.fromkeys(rules_used)),
                        f"complete: {self.rules.pairs} pairs, {chan} chắn",
                        f"ù: {self.rules.pairs} đôi, {chan} Chắn")
 
     @staticmethod
     def _no(chan: int | None, groups: tuple[tuple[int, ...], ...] | None,
             rules: tuple[str, ...], en: str, vi: str) -> Verdict:
-        return Verdict(False, chan, groups, rules, en, vi)
+        return Verdict(False, chan, groups, tuple(dict.fromkeys(rules)), en, vi)
 
     # ------------------------------------------------------------------ decompositions
     def _decompose(self, counts: Sequence[int]) -> tuple[tuple[int, ...], ...]:
