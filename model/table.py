@@ -839,10 +839,14 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
     trios = (("never_complete", "never_complete_rule", "never_complete_applies"),
              ("special_ca_in_hand_rule", "special_ca_final_rule"))
     exact = ("exact_min", "exact_min_rule", "exact_min_applies", "exact_min_applies_by_value")
-    if ck.keys("win", win, ["rule", "counts_rule"], [f for t in trios for f in t] + list(exact)):
+    # the machine's turn, the report and the vectors read the never-complete and
+    # special-cạ rows: required when the flow is played, optional (all or none) otherwise
+    needed = [f for t in trios for f in t] if played else []
+    if ck.keys("win", win, ["rule", "counts_rule"] + needed,
+               [f for t in trios for f in t if f not in needed] + list(exact)):
         for group in trios:
             given = [f for f in group if f in win]
-            if given and len(given) != len(group):
+            if given and len(given) != len(group) and not played:
                 for f in group:
                     if f not in win:
                         ck.add("win", f, f"goes with {', '.join(given)}: give all of "

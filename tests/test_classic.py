@@ -444,3 +444,15 @@ def test_copies_of_the_data_do_not_change_the_builtin() -> None:
     with pytest.raises(TableError):
         data["deck"]["faces"] = ["2v"]
         table.from_data(data, "<copy>")
+
+
+def test_win_rows_the_family_turn_reads_stay_required() -> None:
+    """[win] never_complete* and special_ca_* stay required for a table the machine plays;
+    a table it does not play gives each group whole or not at all."""
+    fam = tomllib.loads((ROOT / "spec" / "family.toml").read_text(encoding="utf-8"))
+    del fam["win"]["special_ca_final_rule"]
+    assert _has(problems_of(to_toml(fam)), "win", "special_ca_final_rule", "missing required")
+    data = classic_data()
+    data["win"]["never_complete"] = ["chi"]
+    probs = problems_of(to_toml(data))
+    assert _has(probs, "win", "never_complete_rule", "give all of"), probs
