@@ -1,6 +1,7 @@
 """Benchmark: win decisions per second, engine fast path vs judge() vs the Z3 oracle.
 
-    python bench/bench_win.py [--seed N] [--json] [--players 4|5] [--hands N]
+    python bench/bench_win.py [--seed N] [--json] [--ruleset family|classic] [--players N]
+                              [--hands N]
 
 The hands are near-complete: a random complete decomposition (some groups laid down,
 now and then a chíu) with one concealed card taken out as the candidate; for half of
@@ -105,14 +106,16 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--players", type=int, default=4, choices=(4, 5))
+    ap.add_argument("--ruleset", default="family", choices=table.builtin_names())
+    ap.add_argument("--players", type=int, default=4,
+                    help="one of the table's variants (family 4 or 5, classic 2 to 4)")
     ap.add_argument("--hands", type=int, default=2000)
     ap.add_argument("--z3-hands", type=int, default=100)
     args = ap.parse_args(argv)
     seed = args.seed if args.seed is not None else random.randrange(2**31)
     print(f"seed {seed}", file=sys.stderr if args.json else sys.stdout)
     rng = random.Random(seed)
-    rules = table.rules("family", args.players, {})
+    rules = table.rules(args.ruleset, args.players, {})
     e = win.engine(rules)
     cases = make_cases(rules, args.hands, rng)
     n = len(cases)
@@ -159,6 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     result = {
         "seed": seed,
+        "ruleset": args.ruleset,
         "players": args.players,
         "hands": n,
         "winning_share": round(share, 3),
@@ -172,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(result, indent=2))
     else:
-        print(f"family rules, {args.players} players; {n} near-complete hands, "
+        print(f"{args.ruleset} rules, {args.players} players; {n} near-complete hands, "
               f"{share:.0%} winning")
         for k, v in rates.items():
             print(f"  {k:22s} {v:14,.0f} decisions/s")

@@ -1,5 +1,11 @@
 """The 30 faces of the 120-card Tổ Tôm deck, their codes and their Vietnamese names.
 
+These 30 faces are the *universe* of the Tổ Tôm family of decks: every index, count
+vector and packed layout in chanspec runs over it.  A rule table picks its deck from it
+(``[deck] faces``, with ``copies`` of each): the family's table takes all 30, classic
+Chắn 25 of them (Nhị to Cửu of the three suits and Chi Chi).  A deck outside this universe
+(the four-colour cards of Tứ Sắc, say) would need another universe: future work.
+
 A *face* (mặt quân) is an integer 0..29:
 
 * ``suit * 9 + (rank - 1)`` for the suited faces, suits Vạn (0), Văn (1), Sách (2);
@@ -105,6 +111,19 @@ def parse(text: str) -> int:
         "1s..9s (Sách), chi, lao, thang; or names such as 'Tam Văn', 'Nhất Vạn', 'Chi Chi', "
         "'Lão', 'Thang'."
     )
+
+
+def require_in_deck(faces: Iterable[int], deck: Iterable[int], deck_name: str) -> list[int]:
+    """`faces` as a list when every card is in `deck`; raises `CardError` naming the first
+    card that is not and the faces the deck has (`deck_name` names the table)."""
+    have = set(deck)
+    out = list(faces)
+    for f in out:
+        if f not in have:
+            shown = ", ".join(code(x) for x in sorted(have))
+            raise CardError(f"the deck of ruleset {deck_name} has no {label(f)}; its "
+                            f"faces are {shown}")
+    return out
 
 
 def parse_list(items: Sequence[str]) -> list[int]:

@@ -286,6 +286,7 @@ class State:
     """One position of one hand."""
 
     def __init__(self, rules: Rules, deal: Deal | None = None):
+        rules.table.require_playable()  # never the family's turn on another table's cards
         self.rules = rules
         self.engine: WinEngine = engine(rules)
         self.n = rules.players

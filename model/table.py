@@ -7,6 +7,15 @@ id (or table path) and the field.  Nothing from the table is ever executed.
 `Table` is the validated file; `Table.resolve(players, options)` gives `Rules`, the
 concrete parameters one game runs under.
 
+A table picks its deck from the 30-face universe of `cards` (``[deck] faces``: ``"all"``
+or a list of codes).  Its ``[turn] flow`` names the turn it states: absent, the machine's
+own (`PLAYED_FLOWS`), with every section the machine reads required; another flow (classic
+Chắn's) makes [eating], [[claim]], [claims] and [[restriction]] optional and requires
+``flow_rules``, the rows of that turn, which `Table.machine_gap` names when a command
+would play a hand.  ``[win] exact_min`` lists faces that complete only a hand of exactly
+the minimum chắn, for the kinds of win ``exact_min_applies`` (or, per value of the option
+row ``exact_min_rule``, ``exact_min_applies_by_value``) names.
+
 The vocabulary the machine interprets is listed below as constants: `TRIGGERS` and `BANS`
 for ``[[restriction]]`` (what creates a ban and what it forbids), `SCOPES` for how far a
 ban reaches from the triggering card (`Rules.scope_faces`), `CA_KINDS` for the classes
@@ -67,7 +76,16 @@ MACHINE_VALUES: dict[str, tuple[str, ...]] = {
 }
 # Where a row's words are in the family's text: "<seed file> §<part> ¶<n>|•<n> s<m>[-<k>]",
 # several places separated by "; " (paragraph or bullet n of part, sentence m of it).
-LOCATOR_RE = re.compile(r"^[\w.-]+\.txt §\d+ [¶•]\d+ s\d+(-\d+)?(; §\d+ [¶•]\d+ s\d+(-\d+)?)*$")
+# A text without numbered parts is placed by heading: "[<heading>] ¶<n>|•<n>|#<n> s<m>[-<k>]"
+# (# a numbered item under the heading); a place may name another seed file first.
+_PLACE = r"(?:§\d+ [¶•]\d+|\[[^\]\n;]+\] [¶•#]\d+) s\d+(?:-\d+)?"
+_FILE = r"[\w.-]+\.txt"
+LOCATOR_RE = re.compile(rf"^{_FILE} {_PLACE}(?:; (?:{_FILE} )?{_PLACE})*$")
+# The turn the machine plays: a table whose [turn] names another `flow` is loaded and its
+# hands judged, but no hand of it is played (`Table.machine_gap` says what is missing).
+PLAYED_FLOWS = ("family",)
+# The sections only the machine's turn reads; optional when the table's flow is not played.
+TURN_SECTIONS = ("eating", "turn", "claim", "claims", "restriction")
 UNCHECKED = "(unchecked structure)"  # where-field of problems found only by the safety net
 ID_RE = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 
@@ -93,6 +111,15 @@ class TableError(Exception):
         body = "\n".join(f"  - {p}" for p in problems)
         tail = "\nFix the table (see the comments at the top of spec/family.toml) and try again."
         super().__init__(f"{head}\n{body}{tail}")
+
+
+class MachineGapError(ValueError):
+    """A table whose turn (``[turn] flow``) the machine does not play; `vi` and `en` are
+    the one-line reason in each language."""
+
+    def __init__(self, vi: str, en: str):
+        self.vi, self.en = vi, en
+        super().__init__(en)
 
 
 class OptionError(ValueError):
@@ -191,6 +218,10 @@ class Rules:
     odd_group: frozenset[int]
     ca_class_rules: tuple[str, ...]  # every [[pairing.ca]] row, for "no cạ" explanations
     rule_ids: Mapping[str, str]  # role -> row id, from [win], [eating], [turn], ...
+    # faces that complete only a hand of exactly `min_chan` chắn, by which kinds of win
+    # ([win] exact_min, exact_min_applies or exact_min_applies_by_value)
+    exact_min: frozenset[int] = frozenset()
+    exact_min_applies: frozenset[str] = frozenset()
 
     @property
     def players(self) -> int:
@@ -344,6 +375,47 @@ class Table:
         its decisions taken back: `chanspec.checks.findings.compute.table_digest`)."""
         text = json.dumps(self.data, sort_keys=True, ensure_ascii=False, default=str)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    @property
+    def flow(self) -> str:
+        """The turn the table states (``[turn] flow``; the machine's own when absent)."""
+        turn = self.data.get("turn", {})
+        return str(turn.get("flow", PLAYED_FLOWS[0]))
+
+    def machine_gap(self) -> tuple[str, str] | None:
+        """None when the machine can play a hand of this table; otherwise one line in
+        Vietnamese and one in English naming what it lacks: the table's ``[turn] flow``
+        and the rows of ``flow_rules`` (by their titles)."""
+        if self.flow in PLAYED_FLOWS:
+            return None
+        ids = self.data["turn"].get("flow_rules", [])
+        rows = [self.rows[r] for r in ids if r in self.rows]
+        vi = ", ".join(f"{r.title('vi')} ({r.id})" for r in rows)
+        en = ", ".join(f"{r.title('en')} ({r.id})" for r in rows)
+        return (f"bảng {self.id!r} có lượt chơi [turn] flow = {self.flow!r}, máy chưa chơi "
+                f"được (máy chỉ chơi lượt {', '.join(PLAYED_FLOWS)}); còn thiếu: {vi}",
+                f"table {self.id!r} states [turn] flow = {self.flow!r}, which the machine "
+                f"does not play yet (it plays the {', '.join(PLAYED_FLOWS)} turn only); "
+                f"missing: {en}")
+
+    def require_playable(self) -> None:
+        """Nothing when the machine plays this table's turn; raises MachineGapError
+        naming what it lacks otherwise (`machine_gap`)."""
+        gap = self.machine_gap()
+        if gap is not None:
+            raise MachineGapError(*gap)
+
+    def deck_faces(self) -> tuple[int, ...]:
+        """The faces of this table's deck, in face order."""
+        faces = self.data["deck"]["faces"]
+        if faces == "all":
+            return tuple(range(cards.NUM_FACES))
+        return tuple(sorted({cards.parse(c) for c in faces}))
+
+    def check_cards(self, faces: Iterable[int]) -> list[int]:
+        """`faces` unchanged when every one is in this table's deck; raises CardError
+        naming the first that is not and the faces the deck has."""
+        return cards.require_in_deck(faces, self.deck_faces(), f"{self.id!r} ({self.title_en})")
 
     def is_builtin(self) -> bool:
         """Is this the built-in table of the same id, unchanged?"""
@@ -656,9 +728,12 @@ def before_decisions(data: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[int, Variant]]:
-    ck.keys("(top level)", data,
-            ["schema", "ruleset", "deck", "variant", "pairing", "win", "eating", "turn",
-             "claim", "claims", "restriction", "rule"])
+    turn0 = data.get("turn")
+    flow = turn0.get("flow", PLAYED_FLOWS[0]) if isinstance(turn0, dict) else PLAYED_FLOWS[0]
+    played = flow in PLAYED_FLOWS
+    base = ["schema", "ruleset", "deck", "variant", "pairing", "win", "rule"]
+    ck.keys("(top level)", data, base + ["turn"] + (list(TURN_SECTIONS) if played else []),
+            [] if played else [s for s in TURN_SECTIONS if s != "turn"])
     if data.get("schema") != 1:
         ck.add("(top level)", "schema",
                f"this chanspec reads schema 1, found {data.get('schema')!r}")
@@ -761,17 +836,98 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
                 _check_cond(ck, where, "when", c["when"], rows)
 
     win = data.get("win", {})
-    if ck.keys("win", win, ["rule", "counts_rule", "never_complete", "never_complete_rule",
-                            "never_complete_applies", "special_ca_in_hand_rule",
-                            "special_ca_final_rule"]):
+    trios = (("never_complete", "never_complete_rule", "never_complete_applies"),
+             ("special_ca_in_hand_rule", "special_ca_final_rule"))
+    exact = ("exact_min", "exact_min_rule", "exact_min_applies", "exact_min_applies_by_value")
+    # the machine's turn, the report and the vectors read the never-complete and
+    # special-cạ rows: required when the flow is played, optional (all or none) otherwise
+    needed = [f for t in trios for f in t] if played else []
+    if ck.keys("win", win, ["rule", "counts_rule"] + needed,
+               [f for t in trios for f in t if f not in needed] + list(exact)):
+        for group in trios:
+            given = [f for f in group if f in win]
+            if given and len(given) != len(group) and not played:
+                for f in group:
+                    if f not in win:
+                        ck.add("win", f, f"goes with {', '.join(given)}: give all of "
+                               f"{', '.join(group)} or none")
         for f in ("rule", "counts_rule", "never_complete_rule", "special_ca_in_hand_rule",
-                  "special_ca_final_rule"):
-            ck.ref("win", f, win.get(f), rows)
-        ck.faces("win", "never_complete", win.get("never_complete"))
-        ap = win.get("never_complete_applies")
-        if not isinstance(ap, list) or any(a not in WIN_KINDS for a in ap):
-            ck.add("win", "never_complete_applies", f"expected a list from {', '.join(WIN_KINDS)}")
+                  "special_ca_final_rule", "exact_min_rule"):
+            if f in win or f in ("rule", "counts_rule"):
+                ck.ref("win", f, win.get(f), rows)
+        if "never_complete" in win:
+            ck.faces("win", "never_complete", win.get("never_complete"))
+            ap = win.get("never_complete_applies")
+            if not isinstance(ap, list) or any(a not in WIN_KINDS for a in ap):
+                ck.add("win", "never_complete_applies",
+                       f"expected a list from {', '.join(WIN_KINDS)}")
+        _check_exact_min(ck, win, rows)
 
+    _validate_turn(ck, data, rows, played)
+    return rows, variants
+
+
+def _check_exact_min(ck: _Checker, win: Mapping[str, Any], rows: Mapping[str, Row]) -> None:
+    """``exact_min`` faces, their ``exact_min_rule`` and either ``exact_min_applies`` (the
+    kinds of win it limits) or ``exact_min_applies_by_value`` (kinds for each value of
+    the option row ``exact_min_rule``)."""
+    given = [f for f in ("exact_min", "exact_min_rule", "exact_min_applies",
+                         "exact_min_applies_by_value") if f in win]
+    if not given:
+        return
+    for f in ("exact_min", "exact_min_rule"):
+        if f not in win:
+            ck.add("win", f, "missing: exact_min needs its faces and its rule")
+    if "exact_min" in win:
+        ck.faces("win", "exact_min", win["exact_min"])
+    lists: list[tuple[str, Any]] = []
+    if ("exact_min_applies" in win) == ("exact_min_applies_by_value" in win):
+        ck.add("win", "exact_min_applies", "give either exact_min_applies (a list of kinds of "
+               "win) or exact_min_applies_by_value (one list per value of exact_min_rule)")
+    elif "exact_min_applies" in win:
+        lists.append(("exact_min_applies", win["exact_min_applies"]))
+    else:
+        bbv = win["exact_min_applies_by_value"]
+        rid = win.get("exact_min_rule")
+        orow = rows.get(rid) if isinstance(rid, str) else None
+        if orow is None or not orow.is_option:
+            ck.add("win", "exact_min_rule", f"{rid!r} must be an option row to give "
+                   "exact_min_applies_by_value")
+        if not isinstance(bbv, dict):
+            ck.add("win", "exact_min_applies_by_value", "expected a table: value -> kinds")
+        else:
+            if orow is not None and set(bbv) != set(orow.values):
+                ck.add("win", "exact_min_applies_by_value", f"must give kinds for exactly "
+                       f"the values {', '.join(orow.values)}")
+            lists += [(f"exact_min_applies_by_value.{k}", v) for k, v in bbv.items()]
+    for fld, lst in lists:
+        if not isinstance(lst, list) or any(a not in WIN_KINDS for a in lst):
+            ck.add("win", fld, f"expected a list from {', '.join(WIN_KINDS)}, found {lst!r}")
+
+
+def _validate_turn(ck: _Checker, data: Mapping[str, Any], rows: dict[str, Row],
+                   played: bool) -> None:
+    """[eating], [turn], [[claim]], [claims], [[restriction]]: the machine's turn.  A table
+    whose ``[turn] flow`` the machine does not play may leave out all but [turn], which
+    then names the rows of its own turn (``flow_rules``)."""
+    if not played:
+        turn = data.get("turn", {})
+        if ck.keys("turn", turn, ["flow", "flow_rules"], TURN_FIELDS):
+            if not isinstance(turn.get("flow"), str) or not ID_RE.match(turn["flow"]):
+                ck.add("turn", "flow", f"expected a kebab-case name, found {turn.get('flow')!r}")
+            fr = turn.get("flow_rules")
+            if not isinstance(fr, list) or not fr:
+                ck.add("turn", "flow_rules", "expected a non-empty list of rule ids: the rows "
+                       "of this turn the machine does not play")
+                fr = []
+            for j, rid in enumerate(fr):
+                ck.ref("turn", f"flow_rules[{j}]", rid, rows)
+                _require_title(ck, rid, rows, f"[turn] flow_rules[{j}]")
+            for f in TURN_FIELDS:
+                if f in turn:
+                    ck.ref("turn", f, turn[f], rows)
+        if not any(s in data for s in TURN_SECTIONS if s != "turn"):
+            return
     eating = data.get("eating", {})
     eating_rules = ["rule", "ca_before_min_chan_rule", "no_split_rule", "odd_group_exception_rule",
                     "split_chan_rule", "no_split_scope_rule", "ca_over_chan_rule"]
@@ -781,14 +937,8 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
         ck.faces("eating", "odd_group", eating.get("odd_group"))
 
     turn = data.get("turn", {})
-    turn_fields = ["direction_rule", "opener_rule", "opening_win_rule", "next_opener_rule",
-                   "draw_rule", "react_rule", "drawn_offer_rule", "discard_rule", "chiu_rule",
-                   "chiu_yeu_rule", "chiu_optional_rule", "chiu_counts_rule", "chiu_return_rule",
-                   "return_resume_rule", "exhausted_rule", "recycle_rule", "reveal_rule",
-                   "stuck_rule", "empty_hand_rule", "timeout_rule", "reclaim_rule",
-                   "decline_rule", "own_draw_pass_rule", "return_discard_rule"]
-    if ck.keys("turn", turn, turn_fields):
-        for f in turn_fields:
+    if played and ck.keys("turn", turn, TURN_FIELDS):
+        for f in TURN_FIELDS:
             ck.ref("turn", f, turn.get(f), rows)
     for role, vals in MACHINE_VALUES.items():
         sec, f = role.split(".")
@@ -916,7 +1066,14 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
             if not isinstance(lst, list) or any(b not in BANS for b in lst):
                 ck.add(where, fld, f"expected a list from {', '.join(BANS)}, found {lst!r}")
         _check_scope(ck, where, r, rows, lists)
-    return rows, variants
+
+
+TURN_FIELDS = ["direction_rule", "opener_rule", "opening_win_rule", "next_opener_rule",
+               "draw_rule", "react_rule", "drawn_offer_rule", "discard_rule", "chiu_rule",
+               "chiu_yeu_rule", "chiu_optional_rule", "chiu_counts_rule", "chiu_return_rule",
+               "return_resume_rule", "exhausted_rule", "recycle_rule", "reveal_rule",
+               "stuck_rule", "empty_hand_rule", "timeout_rule", "reclaim_rule",
+               "decline_rule", "own_draw_pass_rule", "return_discard_rule"]
 
 
 def _check_scope(ck: _Checker, where: str, r: Mapping[str, Any], rows: Mapping[str, Row],
@@ -1149,10 +1306,10 @@ def _resolve(table: Table, variant: Variant, options: Mapping[str, str]) -> Rule
     win = d["win"]
     claims = {
         (c["source"], c["claim"]): ClaimRule(_cond_holds(c["allowed"], options), c["rule"])
-        for c in d["claim"]
+        for c in d.get("claim", [])
     }
     restrictions = []
-    for r in d["restriction"]:
+    for r in d.get("restriction", []):
         bans = r["bans_by_value"][options[r["option"]]] if "option" in r else r["bans"]
         scope, scope_rule = r.get("scope", "face"), ""
         if "scope_option" in r:
@@ -1162,20 +1319,23 @@ def _resolve(table: Table, variant: Variant, options: Mapping[str, str]) -> Rule
                                         scope_rule))
     rule_ids: dict[str, str] = {}
     for section in ("win", "eating", "turn"):
-        for k, v in d[section].items():
-            if k.endswith("rule"):
+        for k, v in d.get(section, {}).items():
+            if k.endswith("rule") and isinstance(v, str):
                 rule_ids[f"{section}.{k}"] = v
     rule_ids["pairing.chan_rule"] = d["pairing"]["chan_rule"]
-    rule_ids["claims.tie_break_rule"] = d["claims"]["tie_break_rule"]
-    rule_ids["claims.tie_break_option"] = d["claims"]["tie_break_option"]
-    if "chiu_eat_option" in d["claims"]:
-        rule_ids["claims.chiu_eat_option"] = d["claims"]["chiu_eat_option"]
-    priority = d["claims"]["priority"]
-    if "priority_by_value" in d["claims"]:
-        priority = d["claims"]["priority_by_value"][options[d["claims"]["chiu_eat_option"]]]
+    cl = d.get("claims", {})
+    for k in ("tie_break_rule", "tie_break_option", "chiu_eat_option"):
+        if k in cl:
+            rule_ids[f"claims.{k}"] = cl[k]
+    priority = cl.get("priority", [])
+    if "priority_by_value" in cl:
+        priority = cl["priority_by_value"][options[cl["chiu_eat_option"]]]
     rule_ids["deck.rule"] = deck["rule"]
-    for i, rid in enumerate(d["claims"].get("priority_rules", [])):
+    for i, rid in enumerate(cl.get("priority_rules", [])):
         rule_ids[f"claims.priority_rules.{i}"] = rid
+    exact_applies = win.get("exact_min_applies", [])
+    if "exact_min_applies_by_value" in win:
+        exact_applies = win["exact_min_applies_by_value"][options[win["exact_min_rule"]]]
     return Rules(
         table=table,
         variant=variant,
@@ -1186,12 +1346,14 @@ def _resolve(table: Table, variant: Variant, options: Mapping[str, str]) -> Rule
         ca_rules=tuple(tuple(tuple(ca[a][b]) for b in range(30)) for a in range(30)),
         special=special,
         components=tuple(comps),
-        never_complete=frozenset(cards.parse(c) for c in win["never_complete"]),
-        never_complete_applies=frozenset(win["never_complete_applies"]),
+        never_complete=frozenset(cards.parse(c) for c in win.get("never_complete", [])),
+        never_complete_applies=frozenset(win.get("never_complete_applies", [])),
         claims=claims,
         priority=tuple(tuple(t) for t in priority),
         restrictions=tuple(restrictions),
-        odd_group=frozenset(cards.parse(c) for c in d["eating"]["odd_group"]),
+        odd_group=frozenset(cards.parse(c) for c in d.get("eating", {}).get("odd_group", [])),
         ca_class_rules=tuple(dict.fromkeys(c["rule"] for c in d["pairing"]["ca"])),
         rule_ids=rule_ids,
+        exact_min=frozenset(cards.parse(c) for c in win.get("exact_min", [])),
+        exact_min_applies=frozenset(exact_applies),
     )

@@ -11,8 +11,9 @@ maximum (``best``) and the maximum when one given card must end up in an allowed
 pair (``final``).  A win decision is then a handful of table lookups.
 
 Restrictions come from the table, never from this code: which pairs are cạ and which of
-those are special, the faces that may never complete ù, and whether a special cạ may be
-the final pair.
+those are special, the faces that may never complete ù, the faces that complete only a
+hand of exactly the minimum chắn (``[win] exact_min``: classic Chắn's Chi Chi under one
+reading), and whether a special cạ may be the final pair.
 """
 
 from __future__ import annotations
@@ -155,15 +156,20 @@ class WinEngine:
         r = rules.rule_ids
         self.r_shape = r["win.rule"]
         self.r_counts = r["win.counts_rule"]
-        self.r_never = r["win.never_complete_rule"]
-        self.r_final = r["win.special_ca_final_rule"]
-        self.r_chiu = r["turn.chiu_counts_rule"]
+        self.r_never = r.get("win.never_complete_rule", "")
+        self.r_final = r.get("win.special_ca_final_rule", "")
+        # a table whose turn the machine does not play may leave the chíu row to [win]
+        self.r_chiu = r.get("turn.chiu_counts_rule", self.r_counts)
+        self.r_exact = r.get("win.exact_min_rule", "")
+        self.exact = rules.exact_min
+        self.exact_applies = rules.exact_min_applies
         # face -> (class number, weight, final row, best table, kinds it never completes)
         self._slot: dict[int, tuple[object, ...]] = {}
         for ci, t in enumerate(self.classes):
             for i, f in enumerate(t.faces):
                 self._slot[f] = (ci, t.weights[i], t.final[i], t.best,
-                                 self.never_applies if f in self.never else frozenset())
+                                 self.never_applies if f in self.never else frozenset(),
+                                 self.exact_applies if f in self.exact else frozenset())
         # Flat plans for the fast path.  A class of at most three faces is a 7-tuple
         # (best, f0, w0, f1, w1, f2, w2), padded with weight 0; larger classes go through
         # the general (best, ((face, weight), ...)) form.
@@ -191,6 +197,7 @@ class WinEngine:
                 t.best,
                 t.weights[i],
                 self.never_applies if f in self.never else frozenset(),
+                self.exact_applies if f in self.exact else frozenset(),
             )
 
     # ------------------------------------------------------------------ fast path
@@ -215,7 +222,8 @@ class WinEngine:
         if candidate is None:
             b = self.concealed_best(concealed)
             return b >= 0 and b + laid_chan >= self.min_chan
-        small, large, fw, final, best_t, wi, never_kinds = self._plan[candidate]  # type: ignore[misc]
+        small, large, fw, final, best_t, wi, never_kinds, exact_kinds = \
+            self._plan[candidate]  # type: ignore[misc]
         if kind in never_kinds:
             return False
         total = laid_chan
@@ -239,9 +247,17 @@ class WinEngine:
             if concealed[candidate] < 3:
                 return False
             x = best_t[key - 3 * wi]
-            return x >= 0 and total + x + 2 >= self.min_chan
-        x = final[key + wi]
-        return x >= 0 and total + x >= self.min_chan
+            if x < 0:
+                return False
+            total += x + 2
+        else:
+            x = final[key + wi]
+            if x < 0:
+                return False
+            total += x
+        if exact_kinds and kind in exact_kinds:  # type: ignore[operator]
+            return total == self.min_chan  # [win] exact_min: exactly the minimum
+        return total >= self.min_chan
 
     # ------------------------------------------------------------------ full verdict
     def judge(
@@ -292,6 +308,8 @@ class WinEngine:
             )
         refused_card = (candidate is not None and candidate in self.never
                         and kind in self.never_applies)
+        exact = (candidate is not None and candidate in self.exact
+                 and kind in self.exact_applies)
         if kind == "chiu-u":
             assert candidate is not None
             if concealed[candidate] < 3:
@@ -353,6 +371,14 @@ class WinEngine:
                 + (" với đôi cuối hợp lệ (Cạ đặc biệt không được làm đôi cuối)"
                    if final_blocked else ""),
             )
+        if exact and chan > self.min_chan:
+            return self._no(
+                chan, groups, (self.r_shape, self.r_counts, self.r_exact),
+                f"{chan} chắn: {cards.name(candidate)} completes only a hand of exactly "  # type: ignore[arg-type]
+                f"{self.min_chan} chắn",
+                f"{chan} Chắn: {cards.name(candidate)} chỉ được ù bài có đúng "  # type: ignore[arg-type]
+                f"{self.min_chan} Chắn",
+            )
         if chan < self.min_chan:
             why = (self.r_shape, self.r_counts)
             if final_blocked:
@@ -364,14 +390,17 @@ class WinEngine:
                 f"chỉ có {chan} Chắn; cần ít nhất {self.min_chan}"
                 + (" (muốn nhiều hơn phải dùng Cạ đặc biệt làm đôi cuối)" if final_blocked else ""),
             )
-        return Verdict(True, chan, groups, rules_used,
+        if exact:
+            rules_used += (self.r_exact,)
+        # one row may play two roles (classic: chíu-counts-two is also counts_rule)
+        return Verdict(True, chan, groups, tuple(dict.fromkeys(rules_used)),
                        f"complete: {self.rules.pairs} pairs, {chan} chắn",
                        f"ù: {self.rules.pairs} đôi, {chan} Chắn")
 
     @staticmethod
     def _no(chan: int | None, groups: tuple[tuple[int, ...], ...] | None,
             rules: tuple[str, ...], en: str, vi: str) -> Verdict:
-        return Verdict(False, chan, groups, rules, en, vi)
+        return Verdict(False, chan, groups, tuple(dict.fromkeys(rules)), en, vi)
 
     # ------------------------------------------------------------------ decompositions
     def _decompose(self, counts: Sequence[int]) -> tuple[tuple[int, ...], ...]:
@@ -502,7 +531,7 @@ class HandIndex:
         """The same answer as ``engine.is_win(self.counts, self.laid_chan, candidate, kind)``."""
         if candidate is None:
             return not self._broken and self._total + self.laid_chan >= self._min
-        ci, w, final, best_t, never_kinds = self._slot[candidate]
+        ci, w, final, best_t, never_kinds, exact_kinds = self._slot[candidate]
         if kind in never_kinds:
             return False
         v = self._vals[ci]
@@ -519,9 +548,17 @@ class HandIndex:
             if self.counts[candidate] < 3:
                 return False
             x = best_t[key - 3 * w]
-            return x >= 0 and other + x + 2 + self.laid_chan >= self._min
-        x = final[key + w]
-        return x >= 0 and other + x + self.laid_chan >= self._min
+            if x < 0:
+                return False
+            got = other + x + 2 + self.laid_chan
+        else:
+            x = final[key + w]
+            if x < 0:
+                return False
+            got = other + x + self.laid_chan
+        if exact_kinds and kind in exact_kinds:  # type: ignore[operator]
+            return got == self._min  # [win] exact_min: exactly the minimum
+        return got >= self._min
 
 
 _ENGINES: dict[tuple[object, ...], WinEngine] = {}

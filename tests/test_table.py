@@ -570,15 +570,23 @@ def test_a_locator_past_the_text_is_refused() -> None:
 
 
 @needs_seeds
-def test_no_sentence_of_the_family_text_is_pasted_into_the_table() -> None:
+@pytest.mark.parametrize("ruleset", ["family", "classic"])
+def test_no_sentence_of_the_family_text_is_pasted_into_the_table(ruleset: str) -> None:
+    """No sentence of five words or more of any seed a table cites (its [ruleset] source
+    and every file its locators name) appears in the table's file."""
     from chanspec.model import source
 
     assert SEEDS is not None
-    name = table.load("family").data["ruleset"]["source"]
-    parts = source.parse((SEEDS / name).read_text(encoding="utf-8"))
-    pasted = [s for p in parts.values() for block in p.paragraphs + p.bullets for s in block
-              if len(s.split()) >= 5 and s.rstrip(".") in FAMILY_TEXT]
-    assert not pasted, pasted
+    t = table.load(ruleset)
+    text = table.builtin_path(ruleset).read_text(encoding="utf-8")
+    files = {t.data["ruleset"]["source"]} | {
+        p[0] for r in t.rows.values() if r.locator for p in source.places(r.locator)}
+    assert len(files) >= (2 if ruleset == "classic" else 1)
+    for name in sorted(files):
+        sents = source.all_sentences((SEEDS / name).read_text(encoding="utf-8"))
+        assert len(sents) > 20, name
+        pasted = [s for s in sents if len(s.split()) >= 5 and s.rstrip(".") in text]
+        assert not pasted, (name, pasted)
 
 
 @pytest.mark.parametrize("bad", ["§3 •1 s1", "002_b3948e333907311d.txt §3 bullet 1",

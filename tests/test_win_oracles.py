@@ -32,6 +32,10 @@ OPTION_SETS = [
     {"lao-thang": "off", "special-ca-scope": "whole-group"},
 ]
 KINDS = ["u", "chiu-u", "opening"]
+# classic Chắn (spec/classic.toml): 2 to 4 players, the readings of Chi Chi as the
+# completing card ([win] exact_min)
+CLASSIC_OPTION_SETS = [{}, {"chi-completes": "bach-thu-chi"}, {"chi-completes": "chi-rong"}]
+TABLES = {"family": ((4, 5), OPTION_SETS), "classic": ((2, 3, 4), CLASSIC_OPTION_SETS)}
 
 Laid = list[tuple[str, tuple[int, ...]]]
 Case = tuple[list[int], Laid, int | None, str]
@@ -48,6 +52,13 @@ def oracles(rules: Rules) -> tuple[win.WinEngine, Z3Win, Brute]:
 
 def family(players: int, opts: dict[str, str]) -> Rules:
     return table.rules("family", players, opts)
+
+
+def table_rules(name: str, pi: int, oi: int) -> Rules:
+    """Rules of table `name` for its `pi`-th player count and `oi`-th option set (both
+    taken modulo the table's lists)."""
+    players, sets = TABLES[name]
+    return table.rules(name, players[pi % len(players)], sets[oi % len(sets)])
 
 
 def ca_pairs(rules: Rules) -> list[tuple[int, int]]:
@@ -106,6 +117,8 @@ def near_case(seed: int, rules: Rules, kind: str, laid_share: float, perturb: bo
     """A hand one card from complete (or complete itself, for an opening)."""
     rng = random.Random(seed)
     groups, laid_flags = complete_hand(rng, rules, kind == "chiu-u", laid_share)
+    if all(laid_flags):
+        laid_flags[-1] = False  # a candidate is taken from the concealed cards
     laid: Laid = [g for g, lf in zip(groups, laid_flags, strict=True) if lf]
     concealed = [f for g, lf in zip(groups, laid_flags, strict=True) if not lf for f in g[1]]
     held = [f for g in groups for f in g[1]]
@@ -131,6 +144,30 @@ def near_case(seed: int, rules: Rules, kind: str, laid_share: float, perturb: bo
             held.remove(out)
             held.append(new)
     return held, laid, candidate, kind
+
+
+def chi_case(seed: int, rules: Rules, kind: str, laid_share: float) -> Case:
+    """A complete hand holding a concealed chắn (or, for chíu-ù, four) of Chi Chi, less one
+    Chi Chi, which is the candidate: the hands [win] exact_min judges.  A near-complete
+    hand (`near_case`) when no such hand turns up in a few hundred tries, or for an
+    opening, which has no candidate."""
+    chi = cards.CHI
+    if kind != "opening" and chi in rules.faces:
+        for t in range(400):
+            rng = random.Random(seed * 1000 + t)
+            groups, laid_flags = complete_hand(rng, rules, kind == "chiu-u", laid_share)
+            want = ("chiu", (chi,) * 4) if kind == "chiu-u" else ("chan", (chi, chi))
+            at = [i for i, (g, lf) in enumerate(zip(groups, laid_flags, strict=True))
+                  if g == want and not lf]
+            if kind == "chiu-u" and at != [0]:
+                continue
+            if not at:
+                continue
+            laid: Laid = [g for g, lf in zip(groups, laid_flags, strict=True) if lf]
+            held = [f for g in groups for f in g[1]]
+            held.remove(chi)
+            return held, laid, chi, kind
+    return near_case(seed, rules, kind, laid_share, False)
 
 
 def random_case(seed: int, rules: Rules, kind: str) -> Case:
@@ -183,11 +220,15 @@ def check_all(rules: Rules, case: Case, use_z3: bool) -> win.Verdict:
     br = b.judge(*case)
     assert (v.win, v.chan) == (br.win, br.chan), (case, v, br)
     assert fast(e, case) == v.win, case
-    never = rules.rid("win.never_complete_rule")
-    final = rules.rid("win.special_ca_final_rule")
-    assert (never in v.rules) == (never in br.refused), (case, v, br)
-    if final in br.refused:
+    never = rules.rule_ids.get("win.never_complete_rule")
+    final = rules.rule_ids.get("win.special_ca_final_rule")
+    exact = rules.rule_ids.get("win.exact_min_rule")
+    if never:
+        assert (never in v.rules) == (never in br.refused), (case, v, br)
+    if final and final in br.refused:
         assert final in v.rules, (case, v, br)
+    if exact and not v.win:
+        assert (exact in v.rules) == (exact in br.refused), (case, v, br)
     if use_z3:
         zr = z.judge(*case)
         assert (zr.win, zr.chan) == (v.win, v.chan), (case, v, zr)
@@ -201,41 +242,72 @@ def check_all(rules: Rules, case: Case, use_z3: bool) -> win.Verdict:
     return v
 
 
-players_st = st.sampled_from([4, 5])
-opts_st = st.sampled_from(range(len(OPTION_SETS)))
+players_st = st.integers(0, 2)  # index into the table's player counts
+opts_st = st.integers(0, len(OPTION_SETS) - 1)  # index into the table's option sets
 seed_st = st.integers(0, 2**32 - 1)
 
 
+@pytest.mark.parametrize("name", TABLES)
 @FAST
 @given(players_st, opts_st, st.sampled_from(KINDS), seed_st, st.sampled_from([0.0, 0.3, 0.7]),
        st.booleans())
-def test_near_complete_engine_equals_brute(players: int, oi: int, kind: str, seed: int,
+def test_near_complete_engine_equals_brute(name: str, pi: int, oi: int, kind: str, seed: int,
                                            laid_share: float, perturb: bool) -> None:
-    rules = family(players, OPTION_SETS[oi])
+    rules = table_rules(name, pi, oi)
     check_all(rules, near_case(seed, rules, kind, laid_share, perturb), use_z3=False)
 
 
+@pytest.mark.parametrize("name", TABLES)
 @FAST
 @given(players_st, opts_st, st.sampled_from(KINDS), seed_st)
-def test_random_engine_equals_brute(players: int, oi: int, kind: str, seed: int) -> None:
-    rules = family(players, OPTION_SETS[oi])
+def test_random_engine_equals_brute(name: str, pi: int, oi: int, kind: str, seed: int) -> None:
+    rules = table_rules(name, pi, oi)
     check_all(rules, random_case(seed, rules, kind), use_z3=False)
 
 
+@pytest.mark.parametrize("name", TABLES)
 @Z3_SETTINGS
 @given(players_st, opts_st, st.sampled_from(KINDS), seed_st, st.sampled_from([0.0, 0.4]),
        st.booleans())
-def test_near_complete_engine_equals_z3(players: int, oi: int, kind: str, seed: int,
+def test_near_complete_engine_equals_z3(name: str, pi: int, oi: int, kind: str, seed: int,
                                         laid_share: float, perturb: bool) -> None:
-    rules = family(players, OPTION_SETS[oi])
+    rules = table_rules(name, pi, oi)
     check_all(rules, near_case(seed, rules, kind, laid_share, perturb), use_z3=True)
 
 
+@pytest.mark.parametrize("name", TABLES)
 @Z3_SETTINGS
 @given(players_st, opts_st, st.sampled_from(KINDS), seed_st)
-def test_random_engine_equals_z3(players: int, oi: int, kind: str, seed: int) -> None:
-    rules = family(players, OPTION_SETS[oi])
+def test_random_engine_equals_z3(name: str, pi: int, oi: int, kind: str, seed: int) -> None:
+    rules = table_rules(name, pi, oi)
     check_all(rules, random_case(seed, rules, kind), use_z3=True)
+
+
+@FAST
+@given(players_st, opts_st, st.sampled_from(["u", "chiu-u"]), seed_st,
+       st.sampled_from([0.0, 0.3]))
+def test_classic_chi_candidate_engine_equals_brute_and_z3(pi: int, oi: int, kind: str,
+                                                          seed: int, laid_share: float) -> None:
+    """Hands completed by Chi Chi on the classic table, under each reading of
+    chi-completes: the engine, the brute force and Z3 agree, refusals included."""
+    rules = table_rules("classic", pi, oi)
+    check_all(rules, chi_case(seed, rules, kind, laid_share), use_z3=True)
+
+
+def test_classic_chi_cases_reach_every_verdict() -> None:
+    """The Chi Chi hands above include wins, refusals by exact_min, and wins only
+    chi-rong allows."""
+    seen: set[tuple[str, str, bool, bool]] = set()
+    for oi, opts in enumerate(CLASSIC_OPTION_SETS):
+        rules = table.rules("classic", 4, opts)
+        e = oracles(rules)[0]
+        for seed in range(60):
+            for kind in ("u", "chiu-u"):
+                v = engine_verdict(e, chi_case(seed, rules, kind, 0.3))
+                seen.add((str(oi), kind, v.win, "chi-completes" in v.rules))
+    assert ("0", "u", False, True) in seen and ("0", "chiu-u", False, True) in seen
+    assert ("0", "u", True, True) in seen
+    assert ("2", "u", True, False) in seen and ("1", "chiu-u", True, False) in seen
 
 
 def test_near_complete_generator_hits_both_outcomes() -> None:

@@ -99,6 +99,12 @@ def _register_broken(subparsers: argparse._SubParsersAction, module: str,  # typ
     p.set_defaults(func=run)
 
 
+# commands that play or explore hands (settle: to say what a decision changes): a table
+# whose turn the machine does not play (`Table.machine_gap`) is refused up front, exit 2
+PLAYING_COMMANDS = frozenset({"play", "explain", "explore", "check", "replay", "vectors",
+                              "conform", "serve", "questions", "report", "settle"})
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="chanspec",
@@ -170,7 +176,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return EXIT_INPUT
     try:
+        if args.command in PLAYING_COMMANDS and getattr(args, "ruleset", None):
+            # a table whose turn the machine does not play: say so before any work
+            table.load(args.ruleset).require_playable()
         return int(func(args))
+    except table.MachineGapError as exc:
+        en_only = getattr(args, "lang", "vi") == "en"
+        print(f"chanspec: {exc.en if en_only else f'{exc.vi} / {exc.en}'}", file=sys.stderr)
+        return EXIT_INPUT
     except table.TableError as exc:
         _error("bảng luật không đọc được", "the rule table does not load", exc)
         return EXIT_TABLE

@@ -172,6 +172,12 @@ def render(doc: dict[str, Any], lang: str) -> str:
              "candidate action (allowed or refused) or a consequence."),
         "",
     ]
+    if s.get("not_played"):
+        gap = s["not_played"]
+        out[0:2] = [_say(lang, f"Bảng luật {doc['ruleset']}: {len(doc['rows'])} dòng. Không đo "
+                               f"ván nào: {gap['vi']}.",
+                         f"Rule table {doc['ruleset']}: {len(doc['rows'])} rows. No games "
+                         f"measured: {gap['en']}.")]
     for r in doc["rows"]:
         st_vi, st_en = _words(STATUS_WORDS, r["status"])
         fb_vi, fb_en = _words(FOUND_BY_WORDS, r["found_by"])
@@ -233,10 +239,13 @@ def run(args: argparse.Namespace) -> int:
     except InputError as exc:
         print("chanspec rules: " + _pick(args.lang, exc.vi, exc.en), file=sys.stderr)
         return 2
-    usage = usage_mod.measure(table, games, seed)
+    gap = table.machine_gap()  # a turn the machine does not play: rows only, no games
+    usage = usage_mod.measure(table, 0 if gap else games, seed)
     wanted = [r.id for r in table.rows.values()
               if (not ids or r.id in ids) and (statuses is None or r.status in statuses)]
     doc = usage_mod.rules_document(table, usage, wanted)
+    if gap:
+        doc["sample"]["not_played"] = {"vi": gap[0], "en": gap[1]}
     if args.json:
         sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
     else:

@@ -19,8 +19,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "run the reference machine as an engine over stdin/stdout (JSON lines)",
         epilog="Giao thức / protocol: vectors/PROTOCOL.md.",
     )
+    p.add_argument("--ruleset", default=None, metavar="NAME|PATH",
+                   help="kiểm tra trước rằng máy chơi được bảng luật này (mỗi lệnh start vẫn "
+                        "nêu bảng của nó) / check first that the machine plays this table "
+                        "(each start request still names its own)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.ruleset is not None:
+        from chanspec.model import table as table_mod
+
+        table_mod.load(args.ruleset).require_playable()
     return refengine.serve()

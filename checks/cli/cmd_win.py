@@ -91,14 +91,15 @@ class _Once(argparse.Action):
 
 def _laid_groups(texts: Sequence[str], rules: table.Rules) -> list[win.Group]:
     """``--laid "2v 2v"`` groups: each is one string of cards (``chi chi`` is two cards)."""
-    return [win.group_of(cards.parse_many(text), rules) for text in texts]
+    return [win.group_of(rules.table.check_cards(cards.parse_many(text)), rules)
+            for text in texts]
 
 
 def _json_groups(items: Sequence[Any], rules: table.Rules) -> list[win.Group]:
     """``"laid"`` in a JSON line: a list of groups, each a list of cards."""
     groups = []
     for item in items:
-        faces = cards.parse_list(_card_list(item, "a laid-down group"))
+        faces = rules.table.check_cards(cards.parse_list(_card_list(item, "a laid-down group")))
         groups.append(win.group_of(faces, rules))
     return groups
 
@@ -125,7 +126,8 @@ def run(args: argparse.Namespace) -> int:
     if not args.cards:
         raise win.HandError("no cards given: list the hand, e.g. chanspec win 2v 2v 3n ... "
                             "--with 7s (see chanspec win --help)")
-    hand = cards.parse_many(args.cards)
+    # cards of the universe, then of this table's deck (classic has no Nhất, Lão, Thang)
+    hand = rules.table.check_cards(cards.parse_many(args.cards))
     laid = _laid_groups(args.laid, rules)
     kind: win.WinKind = "chiu-u" if args.chiu else "opening" if args.opening else "u"
     if kind == "opening" and args.with_card:
@@ -134,6 +136,8 @@ def run(args: argparse.Namespace) -> int:
         raise win.HandError("name the completing card with --with CARD, or use --opening "
                             "for the opener's dealt hand")
     with_card = cards.parse(args.with_card) if args.with_card else None
+    if with_card is not None:
+        rules.table.check_cards([with_card])
     verdict = judge(rules, hand, laid, with_card, kind)
     if args.json:
         print(json.dumps(verdict_json(verdict), ensure_ascii=False))
@@ -252,7 +256,8 @@ def _judge_obj(obj: Any, tbl: table.Table, players_default: int,
                          "completing card")
     players = obj.get("players", players_default)
     if not isinstance(players, int) or isinstance(players, bool):
-        raise _LineError(f"\"players\" must be 4 or 5, found {players!r}")
+        raise _LineError(f"\"players\" must be one of the table's player counts "
+                         f"({', '.join(str(n) for n in sorted(tbl.variants))}), found {players!r}")
     options = obj.get("options") or {}
     if not isinstance(options, dict) or not all(
             isinstance(k, str) and isinstance(v, str) for k, v in options.items()):
@@ -266,7 +271,7 @@ def _judge_obj(obj: Any, tbl: table.Table, players_default: int,
     rules = cache.get(key)
     if rules is None:
         rules = cache[key] = tbl.resolve(players, options)
-    hand = cards.parse_list(_card_list(obj["hand"], '"hand"'))
+    hand = tbl.check_cards(cards.parse_list(_card_list(obj["hand"], '"hand"')))
     laid_raw = obj.get("laid") or []
     if not isinstance(laid_raw, list):
         raise _LineError(f"\"laid\" must be a list of groups, each a list of cards such as "
@@ -275,7 +280,7 @@ def _judge_obj(obj: Any, tbl: table.Table, players_default: int,
     w = obj.get("with")
     if w is not None and not isinstance(w, str):
         raise _LineError(f"\"with\" must be one card code, found {w!r}")
-    with_card = cards.parse(w) if w is not None else None
+    with_card = tbl.check_cards([cards.parse(w)])[0] if w is not None else None
     return verdict_json(judge(rules, hand, laid, with_card, kind))
 
 

@@ -74,8 +74,9 @@ def add_common(
     """--ruleset, --players, --option NAME=VALUE, --json and --lang."""
     parser.add_argument(
         "--ruleset", default="family", metavar="NAME|PATH",
-        help="bộ luật: tên có sẵn (family) hoặc đường dẫn .toml / "
-             "rule table: a built-in name (default: family) or a path to a .toml file",
+        help="bộ luật: tên có sẵn (family, classic) hoặc đường dẫn .toml / "
+             "rule table: a built-in name (default: family; classic: judging hands only, "
+             "for now) or a path to a .toml file",
     )
     if players:
         parser.add_argument(

@@ -397,6 +397,9 @@ def parse_header(source: str, lineno: int, obj: dict[str, Any],
         raise ln.fail("version", f"this chanspec reads version {VERSION}, found "
                       f"{obj['version']!r}", "upgrade chanspec or write a version 1 log")
     t = header_table(ln, obj, table)
+    gap = t.machine_gap()
+    if gap is not None:
+        raise ln.fail("ruleset", gap[1], "the machine cannot replay a hand of this table yet")
     players = obj["players"]
     if isinstance(players, bool) or not isinstance(players, int) or players not in t.variants:
         raise ln.fail("players", f"expected one of {sorted(t.variants)}, found {players!r}")

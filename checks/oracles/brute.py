@@ -137,7 +137,13 @@ class Brute:
                 refused.append(r.rid("win.special_ca_final_rule"))
         if never:
             refused.insert(0, r.rid("win.never_complete_rule"))
-        win = chan is not None and chan >= r.min_chan and not never
+        # a face that completes only a hand of exactly the minimum chắn ([win] exact_min)
+        exact = (candidate is not None and candidate in r.exact_min
+                 and kind in r.exact_min_applies)
+        if exact and chan is not None and chan > r.min_chan:
+            refused.append(r.rid("win.exact_min_rule"))
+        win = (chan is not None and not never
+               and (chan == r.min_chan if exact else chan >= r.min_chan))
         return BruteResult(win, chan, tuple(refused))
 
 
