@@ -540,6 +540,7 @@ class Runner:
         self._lookup: dict[tuple[Any, ...], Action] = {}
         self._rules: dict[tuple[Any, ...], table_mod.Rules] = {}
         self._texts: dict[Action, str] = {}
+        self._said_texts: dict[Action, str] = {}  # each action as a legal_all answer lists it
         # called once a hand is wholly planned and sent, while its answers are still to
         # be read: the campaign prepares the next hand there (`prepare`)
         self.ahead: Callable[[], None] | None = None
@@ -878,7 +879,11 @@ class Runner:
         """The ``actions`` of a ``legal_all`` answer listing `acts` as chanspec serve does
         (in this order, the engine's names): an answer with exactly these bytes lists
         exactly these actions, and need not be read action by action."""
-        return ",".join(action_text(self._renamed(a)) for a in acts).encode()
+        said = self._said_texts
+        for a in acts:
+            if a not in said:
+                said[a] = action_text(self._renamed(a))
+        return ",".join([said[a] for a in acts]).encode()
 
     def prepare(self, ch: Choices) -> _Prepared | None:
         """Make the next hand and send its start and first planned steps now, while the

@@ -164,7 +164,7 @@ class Engine:
         self._out = _Lines(-1)
         self.last_line = b""
         self._stderr = _Tail()
-        self._exchanges: collections.deque[tuple[str, str]] = collections.deque(
+        self._exchanges: collections.deque[tuple[str, str | bytes]] = collections.deque(
             maxlen=EXCHANGES_KEPT)
         self._next_id = 0
         self._fresh = False  # no answer read yet from the process just started
@@ -280,7 +280,10 @@ class Engine:
             rc = self.proc.returncode
         if self._threads:
             self._threads[0].join(timeout=0.2)  # let the stderr pump deliver what it has
-        return EngineError(kind, message, list(self._exchanges), self.stderr_tail(), rc)
+        seen = [(sent, got if isinstance(got, str)
+                 else got.decode("utf-8", errors="replace").rstrip("\r"))
+                for sent, got in self._exchanges]
+        return EngineError(kind, message, seen, self.stderr_tail(), rc)
 
     def _write(self, text: str, deadline: float) -> None:
         """Write all of `text` to the engine's input, or fail by `deadline` (an engine
@@ -358,13 +361,14 @@ class Engine:
                              "answering")
         assert isinstance(line, bytes)
         self.last_line = line  # the answer as it came (the campaign's fast comparison)
+        # kept as it came: decoded only when an error reports the last exchanges
+        self._exchanges.append((sent, line[:2000]))
         text = line.decode("utf-8", errors="replace").rstrip("\r")
-        self._exchanges.append((sent, text[:2000]))
         if b"\x00<line longer than" in line:
             raise self.fail("garbage", f"an answer line longer than {MAX_LINE_BYTES} bytes: "
                             f"{text[:120]!r}…")
         try:
-            resp = json.loads(line)
+            resp = json.loads(text)
         except (ValueError, RecursionError) as exc:
             why = exc.msg if isinstance(exc, json.JSONDecodeError) else (
                 "nested too deeply" if isinstance(exc, RecursionError) else str(exc))

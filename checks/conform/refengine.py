@@ -86,6 +86,8 @@ def encode(resp: dict[str, Any]) -> str:
         return f'{{"ok":true,"id":{resp["id"]}}}'
     acts = resp.get("actions")
     if isinstance(acts, _Raw):
+        if len(resp) == 3 and resp.get("ok") is True and type(resp.get("id")) is int:
+            return f'{{"ok":true,"id":{resp["id"]},"actions":[{acts}]}}'
         rest = json.dumps({k: v for k, v in resp.items() if k != "actions"},
                           ensure_ascii=False, separators=(",", ":"))
         # rest is the answer without its actions, e.g. {"ok":true,"id":7}
