@@ -42,6 +42,7 @@ from chanspec.model.game import CLAIM_KINDS, Action, Deal, State
 from hypothesis import strategies as st
 
 DEFAULT_MAX_STEPS = 400
+SENT_AHEAD = 2  # hands a campaign sends an engine before reading the current one's answers
 DEFAULT_SHRINK_BUDGET = 300  # hands replayed while shrinking, after the first failure
 CLAIM_STYLES = ("all-at-once", "one-seat-at-a-time")
 
@@ -1274,7 +1275,8 @@ def campaign(command: str | Sequence[str], *, hands: int = 100, seed: int | None
         runner = Runner(engine, table, players, choices, max_steps, readings)
         runners.append(runner)
         first = True
-        ready: list[tuple[int, Choices, _Prepared | None]] = []  # the next hand, sent
+        # the next hands, made and sent while the engine answers the one being read
+        ready: collections.deque[tuple[int, Choices, _Prepared | None]] = collections.deque()
 
         def take() -> tuple[int, Choices] | None:
             with counter_lock:
@@ -1282,18 +1284,19 @@ def campaign(command: str | Sequence[str], *, hands: int = 100, seed: int | None
             return None if i is None else (i, Choices((), random.Random(hand_seed(seed, i))))
 
         def ahead() -> None:
-            # while the engine answers this hand, make and send the next one
-            if ready or col.stop.is_set():
-                return
-            t = take()
-            if t is not None:
+            # while the engine answers this hand, make and send the next ones (two, so
+            # that neither side waits for the other)
+            while len(ready) < SENT_AHEAD and not col.stop.is_set():
+                t = take()
+                if t is None:
+                    return
                 ready.append((*t, runner.prepare(t[1])))
 
         runner.ahead = ahead if send_ahead else None
         try:
             while not col.stop.is_set():
                 if ready:
-                    i, ch, pre = ready.pop()
+                    i, ch, pre = ready.popleft()
                 else:
                     t = take()
                     if t is None:
