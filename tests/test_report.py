@@ -692,3 +692,21 @@ def test_questions_page_shows_both_blame_lines_of_a_question() -> None:
     assert "Nếu hiểu khác" in page and "Read otherwise" in page
     bare = report.questions_page(TABLE, {rid: {"blame_vi": "x", "blame_en": "y"}})
     assert "Nếu hiểu khác" not in bare
+
+
+def test_questions_page_lists_the_clauses_of_the_ban_rows() -> None:
+    """The clause measurements of the saved findings are on the questions page: each
+    clause with its counts, the dead ones marked, the counting proof and the question of
+    a wider scope beside them (as in OPEN_QUESTIONS.md)."""
+    docs = [{"players": 4, "games": 200, "policy": "greedy", "seed": 2026, "decisions": 1,
+             "clauses": [
+                 {"rule": "pass-chan-ban", "ban": "chiu", "class": "chiu", "in_force": 0,
+                  "refused": 0, "dead_by_counting": {"vi": "ba quân cộng hai", "en": "3 + 2"},
+                  "scope_rule": "pass-chan-scope"},
+                 {"rule": "pass-chan-ban", "ban": "discard", "class": "discard",
+                  "in_force": 1902, "refused": 1690}]}]
+    page = report.questions_page(TABLE, {}, docs)
+    assert 'id="clauses"' in page and "1,902" in page and "1,690" in page
+    assert "ba quân cộng hai" in page and "dead by counting" in page
+    assert 'href="#q-pass-chan-scope"' in page
+    assert 'id="clauses"' not in report.questions_page(TABLE, {})

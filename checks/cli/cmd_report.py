@@ -55,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
     prepare_output_dir(args.out)
     table = load_table(args)
     findings = None
+    clause_docs: list[dict[str, Any]] = []
     if args.findings:
         try:
             findings = json.loads(Path(args.findings).read_text(encoding="utf-8"))
@@ -67,7 +68,10 @@ def run(args: argparse.Namespace) -> int:
                       f"{args.findings} must be a JSON object {{row id: ...}}"), file=sys.stderr)
             return 2
     else:
-        findings = render_mod.report_findings(findings_mod.load(), table) or None
+        doc = findings_mod.load()
+        findings = render_mod.report_findings(doc, table) or None
+        if findings is not None and doc is not None:
+            clause_docs = list(doc.get("clauses") or [])
         if findings is None:
             print(say(args.lang, "Chưa có kết quả kiểm tra khớp với bảng luật: trang câu hỏi "
                       "sẽ chỉ có câu hỏi và lựa chọn. Chạy `chanspec check` để tính.",
@@ -83,7 +87,8 @@ def run(args: argparse.Namespace) -> int:
         with tempfile.TemporaryDirectory() as tmp:
             svgs: list[Any] = list(args.svg) or _checker_svgs(
                 Path(args.from_dir), Path(tmp), table, args.lang)
-            index = report.build_report(args.out, table=table, findings=findings, svgs=svgs)
+            index = report.build_report(args.out, table=table, findings=findings, svgs=svgs,
+                                        clauses=clause_docs)
     except ValueError as exc:
         print(say(args.lang, f"Kết quả kiểm tra không hợp lệ: {exc}", f"Bad findings: {exc}"),
               file=sys.stderr)

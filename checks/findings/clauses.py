@@ -269,7 +269,7 @@ def markdown(docs: Sequence[Mapping[str, Any]], lang: str = "vi",
         out += [""] + notes
     sample = "; ".join(
         f"{d['players']} {lbl('người', 'players')}, "
-        f"{lbl(*_policy(d['policy']))}: "
+        f"{lbl(*policy_name(d['policy']))}: "
         f"{_num(d['games'], num)} {lbl('ván', 'hands')}" for d in docs)
     seeds = ", ".join(sorted({str(d["seed"]) for d in docs}))
     out += ["", f"{lbl('Mẫu', 'Sample')}: {sample}", "",
@@ -277,7 +277,7 @@ def markdown(docs: Sequence[Mapping[str, Any]], lang: str = "vi",
     return out
 
 
-def _policy(name: str) -> tuple[str, str]:
+def policy_name(name: str) -> tuple[str, str]:
     """The player's name without its gloss: ``người chơi tham`` / ``a greedy player``."""
     vi, en = witness.POLICY_TEXT.get(name, (name, name))
     return vi.split(":")[0], en.split(":")[0]

@@ -52,6 +52,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from chanspec.checks.findings import clauses as clauses_mod
 from chanspec.checks.output import prepare_output_dir, write_atomic
 from chanspec.model import cards
 from chanspec.model import table as table_mod
@@ -548,7 +549,56 @@ def question_rows(table: table_mod.Table) -> list[table_mod.Row]:
     return [r for r in table.rows.values() if r.status in ("open", "provisional")]
 
 
-def questions_page(table: table_mod.Table, findings: Mapping[str, Any]) -> str:
+def clauses_section(table: table_mod.Table, docs: Sequence[Mapping[str, Any]]) -> str:
+    """Each clause of the ban rows measured on its own (OPEN_QUESTIONS.json ``clauses``):
+    how often it was in force and refused, the dead ones marked, with the proof by
+    counting or the question of a wider scope where there is one."""
+    if not docs:
+        return ""
+    verdicts = {k: bi(*(t.strip("*") for t in v)) for k, v in
+                clauses_mod.VERDICT_TEXT.items() if v[0]}
+    rows, notes = [], []
+    for c in clauses_mod.merged(docs):
+        row = table.rows.get(str(c["rule"]))
+        name = bi(row.title("vi"), row.title("en")) if row is not None else esc(c["rule"])
+        act = bi(*clauses_mod.CLASS_TEXT.get(str(c["class"]), (c["ban"], c["ban"])))
+        v = clauses_mod.verdict(c)
+        rows.append(f'<tr class="clause-{v}"><td>{name}</td><td>{act}</td>'
+                    f'<td class="num">{c["in_force"]:,}</td><td class="num">{c["refused"]:,}'
+                    f"</td><td>{verdicts.get(v, '')}</td></tr>")
+        said = []
+        if c.get("dead_by_counting"):
+            said.append(bi(c["dead_by_counting"]["vi"], c["dead_by_counting"]["en"]))
+        q = table.rows.get(str(c.get("scope_rule") or ""))
+        if q is not None and v != "live":
+            said.append(bi(f"phạm vi rộng hơn là một câu hỏi: {q.title('vi')}",
+                           f"a wider scope is asked as a question: {q.title('en')}")
+                        + f' (<a class="internal" href="#q-{esc(q.id)}">→</a>)')
+        if said:
+            notes.append(f"<li>{name} ({act}): {'; '.join(said)}</li>")
+    sample = "; ".join(f"{d['players']} {bi('người', 'players')}, {d['games']:,} "
+                       f"{bi('ván', 'hands')}, {bi(*clauses_mod.policy_name(d['policy']))}"
+                       for d in docs)
+    head = "".join(f"<th>{bi(*h)}</th>" for h in (
+        ("dòng", "row"), ("việc", "act"), ("có hiệu lực", "in force"),
+        ("đã cấm", "refused"), ("", "")))
+    return ('<section id="clauses"><h2>'
+            + bi("Từng điều khoản của các dòng cấm", "Clauses of the ban rows") + "</h2>"
+            + "<p>" + bi(
+                "Mỗi việc một dòng cấm cấm được kiểm riêng trên các ván chơi thử: có hiệu lực "
+                "là những lần việc đó lẽ ra được phép nếu không có lệnh cấm; đã cấm là những "
+                "lần lệnh cấm thật sự chặn.",
+                "Each act a ban row forbids is checked on its own in trial hands: in force "
+                "counts the times the act would have been allowed without the ban; refused, "
+                "the times the ban did stop it.") + "</p>"
+            + f"<table class=\"clauses\"><thead><tr>{head}</tr></thead><tbody>"
+            + "".join(rows) + "</tbody></table>"
+            + (f"<ul>{''.join(notes)}</ul>" if notes else "")
+            + f'<p class="where">{bi("Mẫu:", "Sample:")} {sample}</p></section>')
+
+
+def questions_page(table: table_mod.Table, findings: Mapping[str, Any],
+                   clauses: Sequence[Mapping[str, Any]] = ()) -> str:
     red = table.resolve(min(table.variants)).red
     rows = question_rows(table)
     parts = ["<p class='lead'>" + bi(
@@ -643,6 +693,7 @@ def questions_page(table: table_mod.Table, findings: Mapping[str, Any]) -> str:
         note = note or f"mã / ids — question: {row.id} = {vals} · try: --option {row.id}=…"
         parts.append(f'<p class="footnote">{esc(note)} · chanspec settle {esc(row.id)}=…</p>')
         parts.append("</article>")
+    parts.append(clauses_section(table, clauses))
     parts.append(decided_section(table))
     return "\n".join(parts)
 
@@ -926,13 +977,16 @@ def _flow_mermaid(tbl: table_mod.Table) -> str | None:
 
 def build_report(out_dir: str | Path, *, table: table_mod.Table | str = "family",
                  findings: Mapping[str, Any] | Iterable[Any] | None = None,
-                 svgs: Iterable[Any] = ()) -> Path:
+                 svgs: Iterable[Any] = (),
+                 clauses: Sequence[Mapping[str, Any]] = ()) -> Path:
     """Write the site into out_dir (created if needed); returns the path of index.html.
 
     ``table``: a loaded Table or a ruleset name/path.  ``findings``: row id -> finding
     (or a list of findings carrying their row id in ``row``/``rule``/``id``).  ``svgs``:
     paths of SVG files, or ``(path, title)`` pairs, or ``{"path", "title_vi", "title_en"}``
-    dicts; they are copied into ``out_dir/diagrams/``.
+    dicts; they are copied into ``out_dir/diagrams/``.  ``clauses``: the clause
+    measurements of the saved findings (``OPEN_QUESTIONS.json``), shown on the questions
+    page.
     """
     tbl = table_mod.load(table) if isinstance(table, str) else table
     fmap = _findings_map(findings)
@@ -963,7 +1017,8 @@ def build_report(out_dir: str | Path, *, table: table_mod.Table | str = "family"
     flow_mermaid = _flow_mermaid(tbl)
     pages = {
         "index.html": (("Luật chơi", "Rulebook"), rulebook_page(tbl), ()),
-        "questions.html": (("Câu hỏi còn mở", "Open questions"), questions_page(tbl, fmap), ()),
+        "questions.html": (("Câu hỏi còn mở", "Open questions"),
+                           questions_page(tbl, fmap, clauses), ()),
         "diagrams.html": (("Sơ đồ", "Diagrams"), diagrams_page(diagram_items, flow_mermaid),
                           ()),
         "explorer.html": (("Thử bài ù", "Winning-hand explorer"), explorer_page(tbl, data),
