@@ -332,3 +332,18 @@ def test_labels_and_titles_are_read() -> None:
     assert {row.label(v, "vi") for v in row.values}.isdisjoint(row.values)
     # a settled row without labels falls back to its ids
     assert TABLE.rows["deck"].title("vi") == "deck"
+
+
+CARD_CODE = re.compile(r"(?<![\w-])(?:[1-9][vns]|chi|lao|thang)(?![\w-])")
+
+
+def test_vietnamese_diagrams_name_the_cards() -> None:
+    """The Mermaid pictures of the Vietnamese file show the deal by the cards' names, not
+    their codes (the English file keeps the codes)."""
+    vi = render.render(TABLE, DOC, "vi")
+    blocks = re.findall(r"```mermaid\n(.*?)```", vi, re.S)
+    assert blocks
+    for b in blocks:
+        assert CARD_CODE.findall(b) == [], b[:300]
+    en = render.render(TABLE, DOC, "en")
+    assert any(CARD_CODE.search(b) for b in re.findall(r"```mermaid\n(.*?)```", en, re.S))

@@ -16,7 +16,7 @@ checks/report/diagrams.py draws the same picture in DOT.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chanspec.checks.explore import scale
@@ -142,9 +142,9 @@ def to_mermaid(pic: Mapping[str, Any], lang: str = "vi") -> str:
     ``en``: English only, with action codes and rule ids."""
     fc = mermaid.Flowchart("TD")
     if lang == "en":
-        fc.node("deal", f"Deal ({pic['scale']})\n" + _deal_short(pic), "stadium")
+        fc.node("deal", f"Deal ({pic['scale']})\n" + _deal_short(pic, "en"), "stadium")
     else:
-        fc.node("deal", "Chia bài / deal\n" + _deal_short(pic), "stadium")
+        fc.node("deal", "Chia bài / deal\n" + _deal_short(pic, "vi"), "stadium")
     prev = "deal"
     for i, s in enumerate(pic["common"]):
         nid = f"c{i}"
@@ -186,10 +186,19 @@ def to_mermaid(pic: Mapping[str, Any], lang: str = "vi") -> str:
     return fc.text()
 
 
-def _deal_short(pic: Mapping[str, Any]) -> str:
+def _deal_short(pic: Mapping[str, Any], lang: str = "vi") -> str:
+    """The deal in a few lines: by card codes in English, by the cards' names (the
+    family's words) in Vietnamese."""
     d = pic["deal"]
-    hands = "; ".join(f"{s}: {' '.join(h)}" for s, h in enumerate(d["hands"]))
-    return f"{hands}\nnọc: {' '.join(d['noc'])}"
+    if lang == "en":
+        hands = "; ".join(f"{s}: {' '.join(h)}" for s, h in enumerate(d["hands"]))
+        return f"{hands}\nnọc: {' '.join(d['noc'])}"
+
+    def names(codes: Sequence[str]) -> str:
+        return ", ".join(cards.name(cards.parse(c)) for c in codes)
+
+    hands = "\n".join(f"ghế {s}: {names(h)}" for s, h in enumerate(d["hands"]))
+    return f"{hands}\nnọc: {names(d['noc'])}"
 
 
 def text(pic: Mapping[str, Any]) -> str:
