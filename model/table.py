@@ -733,7 +733,7 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
     played = flow in PLAYED_FLOWS
     base = ["schema", "ruleset", "deck", "variant", "pairing", "win", "rule"]
     ck.keys("(top level)", data, base + ["turn"] + (list(TURN_SECTIONS) if played else []),
-            [] if played else [s for s in TURN_SECTIONS if s != "turn"])
+            ([] if played else [s for s in TURN_SECTIONS if s != "turn"]) + ["cuoc"])
     if data.get("schema") != 1:
         ck.add("(top level)", "schema",
                f"this chanspec reads schema 1, found {data.get('schema')!r}")
@@ -864,7 +864,106 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
         _check_exact_min(ck, win, rows)
 
     _validate_turn(ck, data, rows, played)
+    _validate_cuoc(ck, data, rows)
     return rows, variants
+
+
+# --------------------------------------------------------------------------- cước
+
+# The closed vocabulary of hand predicates for ``[[cuoc]]`` (see model/cuoc.py): a
+# measure is ``count = SELECTOR`` (a word below, or a list of face codes: how many cards
+# of those faces) or ``sets = [FACES]`` (how many complete sets of those faces: the
+# smallest count among them); a condition is one measure and one comparison.
+CARD_SELECTORS = ("cards", "red", "black")  # counted over the final hand's cards
+GROUP_SELECTORS = ("chan", "ca", "chiu")  # counted in the win engine's decomposition
+COMPARISONS = ("eq", "ge", "le")
+MEASURES = ("count", "sets")
+
+
+def _check_measure(ck: _Checker, where: str, fld: str, m: Any, comparison: bool) -> None:
+    """One measure (and, when `comparison`, exactly one of eq/ge/le with an integer)."""
+    if not isinstance(m, dict):
+        ck.add(where, fld, f"expected a table such as {{ count = \"red\", eq = 0 }}, found {m!r}")
+        return
+    allowed = set(MEASURES) | (set(COMPARISONS) if comparison else set())
+    for k in m:
+        if k not in allowed:
+            near = difflib.get_close_matches(str(k), sorted(allowed), n=1)
+            hint = f" (did you mean {near[0]!r}?)" if near else ""
+            ck.add(where, f"{fld}.{k}", f"unknown key{hint}; a condition has one measure "
+                   f"({', '.join(MEASURES)}) and one comparison ({', '.join(COMPARISONS)})")
+    measures = [k for k in MEASURES if k in m]
+    if len(measures) != 1:
+        ck.add(where, fld, f"needs exactly one measure ({' or '.join(MEASURES)}), "
+               f"found {len(measures)}")
+    elif measures[0] == "count":
+        sel = m["count"]
+        if isinstance(sel, list):
+            if not sel:
+                ck.add(where, f"{fld}.count", "a list of faces must name at least one face")
+            ck.faces(where, f"{fld}.count", sel)
+        elif sel not in CARD_SELECTORS + GROUP_SELECTORS:
+            near = difflib.get_close_matches(str(sel), CARD_SELECTORS + GROUP_SELECTORS, n=1)
+            hint = f" (did you mean {near[0]!r}?)" if near else ""
+            ck.add(where, f"{fld}.count", f"unknown selector {sel!r}{hint}; known: "
+                   f"{', '.join(CARD_SELECTORS + GROUP_SELECTORS)}, or a list of face codes")
+    else:
+        sel = m["sets"]
+        if not isinstance(sel, list) or not sel:
+            ck.add(where, f"{fld}.sets", f"expected a non-empty list of face codes, found {sel!r}")
+        else:
+            ck.faces(where, f"{fld}.sets", sel)
+    if not comparison:
+        return
+    comps = [k for k in COMPARISONS if k in m]
+    if len(comps) != 1:
+        ck.add(where, fld, f"needs exactly one comparison ({', '.join(COMPARISONS)}), "
+               f"found {len(comps)}")
+    else:
+        v = m[comps[0]]
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            ck.add(where, f"{fld}.{comps[0]}", f"expected a whole number of at least 0, "
+                   f"found {v!r}")
+
+
+def _validate_cuoc(ck: _Checker, data: Mapping[str, Any], rows: Mapping[str, Row]) -> None:
+    """``[[cuoc]]``: each names its row (which needs a title: the cước's name), holds a
+    conjunction ``all`` of conditions, an optional ``times`` measure (how many times the
+    cước counts, when ``times_if`` holds or is absent) and optional ``diem``/``dich``."""
+    raw = data.get("cuoc")
+    if raw is None:
+        return
+    if not isinstance(raw, list):
+        ck.add("cuoc", "", f"expected a list of [[cuoc]] tables, found {type(raw).__name__}")
+        return
+    seen: set[str] = set()
+    for i, c in enumerate(raw):
+        rid = c.get("rule") if isinstance(c, dict) else None
+        where = f"cuoc {rid!r}" if isinstance(rid, str) else f"cuoc[{i}]"
+        if not ck.keys(where, c, ["rule", "all"], ["times", "times_if", "diem", "dich"]):
+            continue
+        ck.ref(where, "rule", rid, rows)
+        _require_title(ck, rid, rows, "[[cuoc]] (the cước's name)")
+        if isinstance(rid, str):
+            if rid in seen:
+                ck.add(where, "rule", "two [[cuoc]] entries name this row; one row, one cước")
+            seen.add(rid)
+        conds = c.get("all")
+        if not isinstance(conds, list) or not conds:
+            ck.add(where, "all", f"expected a non-empty list of conditions, found {conds!r}")
+        else:
+            for j, m in enumerate(conds):
+                _check_measure(ck, where, f"all[{j}]", m, comparison=True)
+        if "times" in c:
+            _check_measure(ck, where, "times", c["times"], comparison=False)
+        if "times_if" in c:
+            if "times" not in c:
+                ck.add(where, "times_if", "needs a times measure to switch")
+            _check_cond(ck, where, "times_if", c["times_if"], rows)
+        for fld in ("diem", "dich"):
+            v = c.get(fld)
+            if fld in c and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
+                ck.add(where, fld, f"expected a whole number of at least 0, found {v!r}")
 
 
 def _check_exact_min(ck: _Checker, win: Mapping[str, Any], rows: Mapping[str, Row]) -> None:

@@ -31,7 +31,7 @@ from typing import Any, TextIO
 
 from chanspec.checks.cli.options import add_command, add_common, non_default_options, resolve
 from chanspec.checks.output import pick, say
-from chanspec.model import cards, table, win
+from chanspec.model import cards, cuoc, table, win
 
 KINDS: tuple[win.WinKind, ...] = ("u", "chiu-u", "opening")
 JSONL_KEYS = ("players", "hand", "with", "laid", "options", "kind")
@@ -104,10 +104,31 @@ def _json_groups(items: Sequence[Any], rules: table.Rules) -> list[win.Group]:
     return groups
 
 
-def verdict_json(verdict: win.Verdict) -> dict[str, object]:
+def verdict_json(verdict: win.Verdict,
+                 hits: Sequence[cuoc.CuocHit] | None = None) -> dict[str, object]:
     """The verdict object of ``--json`` and ``--jsonl``: the engine's facts plus the reason
-    in both languages (the same facts the text output gives)."""
-    return {**verdict.as_json(), "reason": {"vi": verdict.reason_vi, "en": verdict.reason_en}}
+    in both languages (the same facts the text output gives), and the hand's cước when the
+    table states any (``hits`` is None for a table without [[cuoc]]: no key at all)."""
+    out: dict[str, object] = {**verdict.as_json(),
+                              "reason": {"vi": verdict.reason_vi, "en": verdict.reason_en}}
+    if hits is not None:
+        out["cuoc"] = [h.as_json() for h in hits]
+    return out
+
+
+def hand_cuoc(rules: table.Rules, hand: Sequence[int], laid: Sequence[win.Group],
+              with_card: int | None, verdict: win.Verdict) -> list[cuoc.CuocHit] | None:
+    """The cước of the final hand (the completing card included); None when the table
+    has no [[cuoc]] entries."""
+    if "cuoc" not in rules.table.data:
+        return None
+    concealed = cards.counts(hand)
+    for g in laid:
+        for f in g.faces:
+            concealed[f] -= 1
+    if with_card is not None:
+        concealed[with_card] += 1
+    return cuoc.hand_cuoc(rules, concealed, laid, verdict)
 
 
 def judge(rules: table.Rules, hand: Sequence[int], laid: Sequence[win.Group],
@@ -139,10 +160,11 @@ def run(args: argparse.Namespace) -> int:
     if with_card is not None:
         rules.table.check_cards([with_card])
     verdict = judge(rules, hand, laid, with_card, kind)
+    hits = hand_cuoc(rules, hand, laid, with_card, verdict)
     if args.json:
-        print(json.dumps(verdict_json(verdict), ensure_ascii=False))
+        print(json.dumps(verdict_json(verdict, hits), ensure_ascii=False))
     else:
-        print(render(rules, hand, laid, with_card, kind, verdict, args.lang))
+        print(render(rules, hand, laid, with_card, kind, verdict, args.lang, hits))
     return 0
 
 
@@ -157,7 +179,8 @@ def _group_kind(g: Sequence[int], rules: table.Rules) -> tuple[str, str]:
 
 
 def render(rules: table.Rules, hand: Sequence[int], laid: Sequence[win.Group],
-           with_card: int | None, kind: win.WinKind, verdict: win.Verdict, lang: str) -> str:
+           with_card: int | None, kind: win.WinKind, verdict: win.Verdict, lang: str,
+           hits: Sequence[cuoc.CuocHit] | None = None) -> str:
     t = rules.table
     out: list[str] = []
     out.append(say(
@@ -215,6 +238,20 @@ def render(rules: table.Rules, hand: Sequence[int], laid: Sequence[win.Group],
             continue
         out.append(f"  - {rid} ({row.section}, {row.status})")
         out.append(say(lang, row.vi, row.en, indent="      "))
+    if hits is not None and verdict.win:
+        out.append(f"{pick(lang, 'Cước', 'Cước (bonuses)')}:")
+        if not hits:
+            out.append(say(lang, "  (không có cước nào của bảng)",
+                           "  (none of the table's cước)"))
+        for h in hits:
+            times = f" ×{h.times}" if h.times != 1 else ""
+            amounts = []
+            if h.diem is not None:
+                amounts.append(f"{h.diem} {pick(lang, 'điểm', 'points')}")
+            if h.dich is not None:
+                amounts.append(f"{h.dich} dịch")
+            amount = f" — {', '.join(amounts)}" if amounts else ""
+            out.append(f"  - {h.name_vi}{times} / {h.name_en}{amount}  [{h.row}]")
     return "\n".join(out)
 
 
@@ -281,7 +318,8 @@ def _judge_obj(obj: Any, tbl: table.Table, players_default: int,
     if w is not None and not isinstance(w, str):
         raise _LineError(f"\"with\" must be one card code, found {w!r}")
     with_card = tbl.check_cards([cards.parse(w)])[0] if w is not None else None
-    return verdict_json(judge(rules, hand, laid, with_card, kind))
+    verdict = judge(rules, hand, laid, with_card, kind)
+    return verdict_json(verdict, hand_cuoc(rules, hand, laid, with_card, verdict))
 
 
 def run_jsonl(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
