@@ -275,3 +275,18 @@ def test_evaluation_matches_brute_force(hand: list[str], leo: str) -> None:
 def test_brute_force_helper_can_fail() -> None:
     assert _max_chan(("2v", "2v", "2n", "2s")) == 1
     assert _max_chan(("2v", "3n")) is None
+
+
+def test_jsonl_carries_the_cuoc_for_classic_only() -> None:
+    import argparse
+    import io
+
+    from chanspec.checks.cli import cmd_win
+
+    line = json.dumps({"hand": "2v 2v 3n 3n 4s 4s 5v 5v 6n 6n 7s 7s 2n 2n 3s 3s 4v 4v 5n".split(),
+                       "with": "5n"})
+    out = io.StringIO()
+    args = argparse.Namespace(ruleset="classic", option=None, players=4)
+    assert cmd_win.run_jsonl(args, io.StringIO(line + "\n"), out) == 0
+    doc = json.loads(out.getvalue())
+    assert [c["row"] for c in doc["cuoc"]] == ["cuoc-thap-thanh", "cuoc-bach-dinh"]

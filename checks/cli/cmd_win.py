@@ -1,4 +1,5 @@
 """``chanspec win``: is this hand a win (ù), with how many chắn, and by which rules?
+With a table that states cước (classic), also which cước the winning hand has.
 
 One hand from the command line::
 
@@ -16,7 +17,8 @@ Batch mode, ``chanspec win --jsonl``: one JSON object per line on stdin::
 the table's defaults, ``u``).  A list of cards is a JSON list with one card per element
 (``["chi", "chi"]`` is two Chi Chi cards); a string in place of a list is refused, for
 ``hand`` and for each laid group alike.  One output line per input line: the verdict
-``{"win", "chan", "pairs", "rules", "reason"}``, or ``{"error": ..., "line": N}`` for a line that
+``{"win", "chan", "pairs", "rules", "reason"}`` (plus ``"cuoc"``, the hand's cước, when the
+table has [[cuoc]] entries), or ``{"error": ..., "line": N}`` for a line that
 cannot be judged.  Blank lines are skipped.  Exit 0 when every line was judged, 2 if
 any was malformed.
 """
