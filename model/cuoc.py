@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from chanspec.model import cards
-from chanspec.model.table import Rules, _cond_holds
+from chanspec.model.table import Rules, cond_holds
 from chanspec.model.win import Group, Verdict
 
 
@@ -92,7 +92,7 @@ def hand_cuoc(rules: Rules, concealed_counts: Sequence[int], laid_groups: Sequen
         if not all(holds(cond, measure(cond, rules, counts, verdict)) for cond in c["all"]):
             continue
         times = 1
-        if "times" in c and _cond_holds(c.get("times_if", True), rules.options):
+        if "times" in c and cond_holds(c.get("times_if", True), rules.options):
             times = measure(c["times"], rules, counts, verdict)
         row = rules.table.rows[c["rule"]]
         hits.append(CuocHit(row.id, row.title_vi, row.title_en, times,

@@ -487,7 +487,9 @@ class Table:
         return rules
 
 
-def _cond_holds(cond: Any, options: Mapping[str, str]) -> bool:
+def cond_holds(cond: Any, options: Mapping[str, str]) -> bool:
+    """Whether a condition of the table holds under these options: `true`/`false`, or
+    `{option = "<row>", is = "<value>"}`."""
     if isinstance(cond, bool):
         return cond
     return options.get(cond["option"]) == cond["is"]
@@ -1360,7 +1362,7 @@ def _resolve(table: Table, variant: Variant, options: Mapping[str, str]) -> Rule
                 nonspecial[x][y] = True
 
     for c in d["pairing"]["ca"]:
-        if "when" in c and not _cond_holds(c["when"], options):
+        if "when" in c and not cond_holds(c["when"], options):
             continue
         rid, kind, special = c["rule"], c["kind"], bool(c.get("special", False))
         if kind == "same-rank":
@@ -1404,7 +1406,7 @@ def _resolve(table: Table, variant: Variant, options: Mapping[str, str]) -> Rule
         comps.append(tuple(sorted(comp)))
     win = d["win"]
     claims = {
-        (c["source"], c["claim"]): ClaimRule(_cond_holds(c["allowed"], options), c["rule"])
+        (c["source"], c["claim"]): ClaimRule(cond_holds(c["allowed"], options), c["rule"])
         for c in d.get("claim", [])
     }
     restrictions = []
