@@ -43,8 +43,11 @@ SECTION_VI = (("first paragraph", "đoạn đầu"), ("closing paragraph", "đo�
 
 def cite_section(section: str, lang: str = "en") -> str:
     """``§3 bullet 2`` -> ``Bài Chắn §3, bullet 2`` (``lang="vi"``: ``Bài Chắn §3, gạch
-    đầu dòng 2``); a heading named in the section (``§2 Chíu``) stays as it is, and so
-    does a section of classic Chắn that starts with its seed's number (``000 Bộ bài``)."""
+    đầu dòng 2``); a heading named in the section (``§2 Chíu``) stays as it is.  A
+    section of classic Chắn starts with its seed's number (``000 Bộ bài; 001 …``): it
+    names its own texts, and gets no title of the family's text before it."""
+    if section[:3].isdigit():
+        return section
     head, sep, rest = section.partition(" ")
     if sep and not head.endswith(",") and not rest.startswith("(") and not head.isdigit():
         section = f"{head}, {rest}"

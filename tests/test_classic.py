@@ -456,3 +456,16 @@ def test_win_rows_the_family_turn_reads_stay_required() -> None:
     data["win"]["never_complete"] = ["chi"]
     probs = problems_of(to_toml(data))
     assert _has(probs, "win", "never_complete_rule", "give all of"), probs
+
+
+def test_classic_sections_are_cited_by_their_own_seeds() -> None:
+    """A classic row's section names seeds 000 and 001; it is never given the title of the
+    family's text (Bài Chắn) before it, while a family section still is."""
+    from chanspec.model.source import cite_section
+
+    classic = table.load("classic")
+    secs = [r.section for r in classic.rows.values()]
+    assert secs and all(s[:3].isdigit() for s in secs)
+    for s in secs:
+        assert cite_section(s) == s and cite_section(s, "vi") == s
+    assert cite_section("§3 bullet 2") == "Bài Chắn §3, bullet 2"
