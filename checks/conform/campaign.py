@@ -888,9 +888,9 @@ class Runner:
 
     def prepare(self, ch: Choices) -> _Prepared | None:
         """Make the next hand and send its start and first planned steps now, while the
-        engine is still answering the hand before (None before the engine's first start
-        answer, which says how to ask it, or when the engine cannot be written to: the
-        hand is then played from the start by `play`)."""
+        engine is still answering the hand before.  None before the engine's first start
+        answer, which says how to ask it (the hand is then played from the start by
+        `play`); when the engine cannot be written to, the hand carries the error."""
         if self.legal_all is None:
             return None
         sent, rules, deal = self.make(ch)

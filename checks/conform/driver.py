@@ -12,6 +12,7 @@ engine.
 from __future__ import annotations
 
 import collections
+import contextlib
 import json
 import os
 import select
@@ -245,10 +246,8 @@ class Engine:
             pass
         for stream in (p.stdin, p.stdout):
             if stream is not None:
-                try:
+                with contextlib.suppress(OSError):  # already closed by a dead engine
                     stream.close()
-                except OSError:
-                    pass
         self._out = _Lines(-1)  # nothing more is read from a closed descriptor
         for t in self._threads:
             t.join(timeout=0.5)

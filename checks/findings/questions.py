@@ -112,9 +112,11 @@ def value_cell(row: Row, value: str, lang: str) -> str:
     return f"«{lab}»{mark}"
 
 
-def _steps(lang: str, vis: Sequence[str], ens: Sequence[str]) -> list[str]:
+def steps(lang: str, vis: Sequence[str], ens: Sequence[str], start: int = 1) -> list[str]:
+    """Numbered scenario lines from `start`: English only, Vietnamese only, or each
+    Vietnamese line with its English below (``vi``)."""
     out = []
-    for i, (vi, en) in enumerate(zip(vis, ens, strict=True), 1):
+    for i, (vi, en) in enumerate(zip(vis, ens, strict=True), start):
         if lang == "en":
             out.append(f"{i}. {en}")
         elif lang == "vi-only":
@@ -127,7 +129,7 @@ def _steps(lang: str, vis: Sequence[str], ens: Sequence[str]) -> list[str]:
 
 def _render_finding(row: Row, f: Finding, lang: str = "vi") -> list[str]:
     out = ["", f"#### {label(lang, 'Tình huống', 'Scenario')}", ""]
-    out += _steps(lang, f.steps_vi, f.steps_en)
+    out += steps(lang, f.steps_vi, f.steps_en)
     if f.frequency_vi or f.frequency_en:
         # the first line says what the figures are; each further line is one reading
         vis = (f.frequency_vi or "").split("\n")

@@ -414,14 +414,8 @@ def extra_sections(doc: Mapping[str, Any], table: Table, lang: str = "vi") -> li
         else:
             out += [f"**Câu hỏi:** {e['vi']}", "", f"*Question: {e['en']}*", "",
                     "#### Tình huống / Scenario", "", f"{nvi}  ", f"*{nen}*", ""]
-        for i, s in enumerate(w["steps"]):
-            if en:
-                out.append(f"{i}. {s['action_en']}")
-            elif lang == "vi-only":
-                out.append(f"{i}. {s['action_vi']}")
-            else:
-                out.append(f"{i}. {s['action_vi']}  ")
-                out.append(f"   *{s['action_en']}*")
+        out += questions.steps(lang, [s["action_vi"] for s in w["steps"]],
+                               [s["action_en"] for s in w["steps"]], start=0)
         bl = blame_line(w.get("blame"), table)
         if bl is not None:
             out += ["", f"**{lbl(lang, 'Phụ thuộc', 'Depends on')}:** "
