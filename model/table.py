@@ -42,8 +42,24 @@ SOURCES = ("draw", "discard", "return")
 CLAIMS = ("u", "chiu", "chiu-u", "eat")
 TRIGGERS = (
     "pass-could-chan", "pass-could-ca", "discard", "eat-ca", "decline-u", "decline-opening",
+    "eat", "discard-ca", "discard-from-chan",
 )
-BANS = ("eat-chan", "eat-ca", "chiu", "discard", "discard-ca-pair", "discard-ca-eaten", "win")
+BANS = ("eat-chan", "eat-ca", "chiu", "discard", "discard-ca-pair", "discard-ca-eaten", "win",
+        "eat-ca-with")
+# Conditions on the hand at the moment of an eat (a ``[[restriction]]`` with ``when``
+# instead of ``trigger``: it bans the act while the condition holds; x is the card taken,
+# y the card used from the hand; "a held cạ" is two faces that pair, each held an odd
+# number of times, so that neither stands in a chắn):
+#   holds-taken-face   the hand holds a card of x's face (eating x as a cạ: a chắn was there)
+#   holds-three-taken  the hand holds three of x (eating it instead of a chíu)
+#   used-from-chan     y stands in a chắn held (an even count of y, at least two)
+#   used-from-ca       y stands in a cạ held
+#   holds-ca-of-rank   the hand holds a cạ of x's rank
+#   one-loose-card     the concealed hand is all pairs but one card
+#   waiting-card-used  ... and y is that one card
+HAND_CONDITIONS = ("holds-taken-face", "holds-three-taken", "used-from-chan", "used-from-ca",
+                   "holds-ca-of-rank", "one-loose-card", "waiting-card-used")
+WHEN_BANS = ("eat-chan", "eat-ca")
 # How far a restriction's bans reach from the card that triggered them (`scope`, or
 # `scope_option` + `scope_by_value`; the default is "face"):
 #   face         that face only
@@ -51,10 +67,11 @@ BANS = ("eat-chan", "eat-ca", "chiu", "discard", "discard-ca-pair", "discard-ca-
 #                without a rank (Chi Chi, Lão, Thang) reaches only itself
 #   ca-partners  the face and every face that forms a cạ with it under the table's
 #                pairing (for the rules resolved: `lao-thang` may add or remove a partner)
+#   any          every face of the deck
 # A scope wider than "face" applies only to bans on a face (`SCOPED_BANS`): a ban on any
 # face (win, discard-ca-pair) or on the faces of an eaten cạ has no scope to widen.
-SCOPES = ("face", "rank", "ca-partners")
-SCOPED_BANS = ("eat-chan", "eat-ca", "chiu", "discard")
+SCOPES = ("face", "rank", "ca-partners", "any")
+SCOPED_BANS = ("eat-chan", "eat-ca", "chiu", "discard", "eat-ca-with")
 CA_KINDS = ("same-rank", "within-group", "pair", "special-flag")
 WIN_KINDS = ("u", "chiu-u", "opening")
 PRIORITY_CLAIMS = ("u", "chiu-u", "chiu", "reclaim", "eat")
@@ -73,7 +90,11 @@ MACHINE_VALUES: dict[str, tuple[str, ...]] = {
     "eating.split_chan_rule": ("allowed", "forbidden"),
     "eating.no_split_scope_rule": ("always", "after-eating-ca"),
     "eating.ca_over_chan_rule": ("no-ban", "counts-as-pass"),
+    "turn.restriction_mode_rule": ("forbid", "penalise"),
 }
+# What the machine reads for a role the table leaves out (only the optional roles).
+MACHINE_DEFAULTS = {"eating.split_chan_rule": "allowed", "eating.no_split_scope_rule": "always",
+                    "turn.restriction_mode_rule": "forbid"}
 # Where a row's words are in the family's text: "<seed file> §<part> ¶<n>|•<n> s<m>[-<k>]",
 # several places separated by "; " (paragraph or bullet n of part, sentence m of it).
 # A text without numbered parts is placed by heading: "[<heading>] ¶<n>|•<n>|#<n> s<m>[-<k>]"
@@ -182,13 +203,16 @@ class Variant:
 class Restriction:
     """A ``[[restriction]]`` resolved: the bans its trigger creates, and how far they reach
     from the triggering card (`scope`, one of `SCOPES`; `scope_rule` is the option row
-    that chose it, empty when the restriction states its scope itself)."""
+    that chose it, empty when the restriction states its scope itself).  A restriction
+    with `when` (one of `HAND_CONDITIONS`) and no trigger bans its acts while the hand
+    meets that condition."""
 
     rule: str
     trigger: str
     bans: tuple[str, ...]
     scope: str = "face"
     scope_rule: str = ""
+    when: str = ""
 
 
 @dataclass(frozen=True)
@@ -222,6 +246,8 @@ class Rules:
     # ([win] exact_min, exact_min_applies or exact_min_applies_by_value)
     exact_min: frozenset[int] = frozenset()
     exact_min_applies: frozenset[str] = frozenset()
+    # role -> the value the machine reads for it (`MACHINE_VALUES`), under these options
+    machine: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def players(self) -> int:
@@ -247,6 +273,12 @@ class Rules:
     def rid(self, role: str) -> str:
         return self.rule_ids[role]
 
+    def machine_value(self, role: str) -> str:
+        """The value the machine reads for a role of `MACHINE_VALUES` (e.g.
+        ``turn.timeout_rule`` -> ``none``): the option value of its row, or what the table
+        states for it."""
+        return self.machine[role]
+
     def scope_faces(self, scope: str, face: int) -> tuple[int, ...]:
         """The faces a ban of this `scope` (one of `SCOPES`) triggered by `face` covers,
         `face` first, then the others in face order.
@@ -262,6 +294,8 @@ class Rules:
                                    if f != face and r is not None and cards.rank_of(f) == r)
         if scope == "ca-partners":
             return (face,) + tuple(f for f in self.faces if f != face and self.is_ca(face, f))
+        if scope == "any":
+            return (face,) + tuple(f for f in self.faces if f != face)
         raise ValueError(f"unknown restriction scope {scope!r}; scopes: {', '.join(SCOPES)}")
 
     def with_options(self, **changes: str) -> Rules:
@@ -1030,25 +1064,27 @@ def _validate_turn(ck: _Checker, data: Mapping[str, Any], rows: dict[str, Row],
         if not any(s in data for s in TURN_SECTIONS if s != "turn"):
             return
     eating = data.get("eating", {})
-    eating_rules = ["rule", "ca_before_min_chan_rule", "no_split_rule", "odd_group_exception_rule",
-                    "split_chan_rule", "no_split_scope_rule", "ca_over_chan_rule"]
-    if ck.keys("eating", eating, eating_rules + ["odd_group"]):
-        for f in eating_rules:
-            ck.ref("eating", f, eating.get(f), rows)
+    eating_rules = ["rule", "ca_before_min_chan_rule", "ca_over_chan_rule"]
+    if ck.keys("eating", eating, eating_rules, OPTIONAL_EATING_FIELDS):
+        for f in eating_rules + [f for f in OPTIONAL_EATING_FIELDS if f in eating]:
+            if f != "odd_group":
+                ck.ref("eating", f, role_row(eating.get(f)), rows)
+        if eating.get("odd_group") and "odd_group_exception_rule" not in eating:
+            ck.add("eating", "odd_group_exception_rule", "an odd_group needs the row that "
+                   "makes its exception (odd_group_exception_rule)")
+        if "no_split_scope_rule" in eating and "no_split_rule" not in eating:
+            ck.add("eating", "no_split_scope_rule", "a scope for the no-split rule needs "
+                   "that rule (no_split_rule)")
         ck.faces("eating", "odd_group", eating.get("odd_group"))
 
     turn = data.get("turn", {})
-    if played and ck.keys("turn", turn, TURN_FIELDS):
-        for f in TURN_FIELDS:
-            ck.ref("turn", f, turn.get(f), rows)
+    if played and ck.keys("turn", turn, TURN_FIELDS, OPTIONAL_TURN_FIELDS):
+        for f in TURN_FIELDS + [f for f in OPTIONAL_TURN_FIELDS if f in turn]:
+            ck.ref("turn", f, role_row(turn.get(f)), rows)
     for role, vals in MACHINE_VALUES.items():
         sec, f = role.split(".")
         part = data.get(sec)
-        ref = part.get(f, "") if isinstance(part, dict) else ""
-        r = rows.get(ref) if isinstance(ref, str) else None
-        if r is not None and set(r.values) != set(vals):
-            ck.add(sec, f, f"row {r.id!r} must offer exactly the values "
-                   f"{', '.join(vals)} (the machine knows these)")
+        _check_role(ck, sec, f, part.get(f, "") if isinstance(part, dict) else "", rows, vals)
 
     seen: set[tuple[str, str]] = set()
     claims = data.get("claim")
@@ -1136,14 +1172,25 @@ def _validate_turn(ck: _Checker, data: Mapping[str, Any], rows: dict[str, Row],
         where = f"restriction[{i}]"
         if isinstance(r, dict) and isinstance(r.get("rule"), str):
             where = r["rule"]
-        if not ck.keys(where, r, ["rule", "trigger"], ["bans", "option", "bans_by_value",
-                                                         "scope", "scope_option",
-                                                         "scope_by_value"]):
+        if not ck.keys(where, r, ["rule"], ["trigger", "when", "bans", "option",
+                                            "bans_by_value", "scope", "scope_option",
+                                            "scope_by_value"]):
             continue
         ck.ref(where, "rule", r.get("rule"), rows)
         _require_title(ck, r.get("rule"), rows, f"[[restriction]] {where}")
-        if r.get("trigger") not in TRIGGERS:
-            ck.add(where, "trigger", f"{r.get('trigger')!r} is not one of {', '.join(TRIGGERS)}")
+        allowed_bans = BANS
+        if "when" in r:
+            allowed_bans = WHEN_BANS
+            if "trigger" in r:
+                ck.add(where, "when", "a restriction has either a trigger (something the "
+                       "player did) or when (a condition on the hand), not both")
+            if r["when"] not in HAND_CONDITIONS:
+                ck.add(where, "when", f"{r['when']!r} is not one of {', '.join(HAND_CONDITIONS)}")
+            if any(k in r for k in ("scope", "scope_option")):
+                ck.add(where, "scope", "a when-restriction bans the act at hand; it has no scope")
+        elif r.get("trigger") not in TRIGGERS:
+            ck.add(where, "trigger", f"{r.get('trigger')!r} is not one of {', '.join(TRIGGERS)}"
+                   " (or write when = one of " + ", ".join(HAND_CONDITIONS) + ")")
         lists: list[tuple[str, Any]] = []
         if "option" in r:
             orow = rows.get(r["option"]) if isinstance(r["option"], str) else None
@@ -1164,17 +1211,65 @@ def _validate_turn(ck: _Checker, data: Mapping[str, Any], rows: dict[str, Row],
         else:
             ck.add(where, "bans", "missing required field")
         for fld, lst in lists:
-            if not isinstance(lst, list) or any(b not in BANS for b in lst):
-                ck.add(where, fld, f"expected a list from {', '.join(BANS)}, found {lst!r}")
+            if not isinstance(lst, list) or any(b not in allowed_bans for b in lst):
+                ck.add(where, fld, f"expected a list from {', '.join(allowed_bans)}, "
+                       f"found {lst!r}")
         _check_scope(ck, where, r, rows, lists)
 
 
+# [eating] limits a table may leave out (then the limit does not exist); [turn] roles
+# likewise (`MACHINE_DEFAULTS` says what the machine reads for an absent one).
+OPTIONAL_EATING_FIELDS = ["no_split_rule", "odd_group_exception_rule", "split_chan_rule",
+                          "no_split_scope_rule", "odd_group"]
+OPTIONAL_TURN_FIELDS = ["chiu_yeu_rule", "restriction_mode_rule"]
 TURN_FIELDS = ["direction_rule", "opener_rule", "opening_win_rule", "next_opener_rule",
                "draw_rule", "react_rule", "drawn_offer_rule", "discard_rule", "chiu_rule",
                "chiu_yeu_rule", "chiu_optional_rule", "chiu_counts_rule", "chiu_return_rule",
                "return_resume_rule", "exhausted_rule", "recycle_rule", "reveal_rule",
                "stuck_rule", "empty_hand_rule", "timeout_rule", "reclaim_rule",
                "decline_rule", "own_draw_pass_rule", "return_discard_rule"]
+TURN_FIELDS.remove("chiu_yeu_rule")
+
+
+def role_row(v: Any) -> Any:
+    """The row a role field cites: the field itself (a row id), or the ``rule`` of an
+    inline ``{ rule = "<row>", value = "<machine value>" }`` /
+    ``{ rule = "<row>", by_value = { <row value> = "<machine value>", ... } }``."""
+    return v.get("rule") if isinstance(v, dict) else v
+
+
+def _check_role(ck: _Checker, sec: str, f: str, v: Any, rows: Mapping[str, Row],
+                vals: tuple[str, ...]) -> None:
+    """A role the machine reads a value for (`MACHINE_VALUES`): a row offering exactly
+    the machine's values, or a row with the value it states (``value``), or an option row
+    with the machine value each of its values means (``by_value``)."""
+    if not isinstance(v, dict):
+        r = rows.get(v) if isinstance(v, str) else None
+        if r is not None and set(r.values) != set(vals):
+            ck.add(sec, f, f"row {r.id!r} must offer exactly the values "
+                   f"{', '.join(vals)} (the machine knows these), or write "
+                   f"{{ rule = {r.id!r}, value = \"...\" }} or {{ rule = {r.id!r}, "
+                   "by_value = { ... } }")
+        return
+    shape = "{ rule = \"<row>\", value = \"<value>\" } or { rule = \"<row>\", by_value = { ... } }"
+    if set(v) not in ({"rule", "value"}, {"rule", "by_value"}):
+        ck.add(sec, f, f"expected a row id or {shape}, found keys {sorted(v)}")
+        return
+    row = rows.get(v["rule"]) if isinstance(v["rule"], str) else None
+    if "value" in v:
+        if v["value"] not in vals:
+            ck.add(sec, f"{f}.value", f"{v['value']!r} is not one of {', '.join(vals)}")
+        return
+    bv = v["by_value"]
+    if not isinstance(bv, dict):
+        ck.add(sec, f"{f}.by_value", "expected a table: value of the row -> machine value")
+        return
+    if row is not None and (not row.is_option or set(bv) != set(row.values)):
+        ck.add(sec, f"{f}.by_value", f"must give a machine value for exactly the values "
+               f"{', '.join(row.values) or '(none: the row has no values)'} of row {row.id!r}")
+    for k, mv in bv.items():
+        if mv not in vals:
+            ck.add(sec, f"{f}.by_value.{k}", f"{mv!r} is not one of {', '.join(vals)}")
 
 
 def _check_scope(ck: _Checker, where: str, r: Mapping[str, Any], rows: Mapping[str, Row],
@@ -1416,13 +1511,20 @@ def _resolve(table: Table, variant: Variant, options: Mapping[str, str]) -> Rule
         if "scope_option" in r:
             scope_rule = r["scope_option"]
             scope = r["scope_by_value"][options[scope_rule]]
-        restrictions.append(Restriction(r["rule"], r["trigger"], tuple(bans), scope,
-                                        scope_rule))
+        restrictions.append(Restriction(r["rule"], r.get("trigger", ""), tuple(bans), scope,
+                                        scope_rule, r.get("when", "")))
     rule_ids: dict[str, str] = {}
+    machine: dict[str, str] = {}
     for section in ("win", "eating", "turn"):
         for k, v in d.get(section, {}).items():
-            if k.endswith("rule") and isinstance(v, str):
-                rule_ids[f"{section}.{k}"] = v
+            if k.endswith("rule") and isinstance(role_row(v), str):
+                role = f"{section}.{k}"
+                rule_ids[role] = role_row(v)
+                if role in MACHINE_VALUES:
+                    machine[role] = (options[v] if isinstance(v, str) else v["value"]
+                                     if "value" in v else v["by_value"][options[v["rule"]]])
+    for role, value in MACHINE_DEFAULTS.items():
+        machine.setdefault(role, value)
     rule_ids["pairing.chan_rule"] = d["pairing"]["chan_rule"]
     cl = d.get("claims", {})
     for k in ("tie_break_rule", "tie_break_option", "chiu_eat_option"):
@@ -1457,4 +1559,5 @@ def _resolve(table: Table, variant: Variant, options: Mapping[str, str]) -> Rule
         rule_ids=rule_ids,
         exact_min=frozenset(cards.parse(c) for c in win.get("exact_min", [])),
         exact_min_applies=frozenset(exact_applies),
+        machine=machine,
     )
