@@ -248,6 +248,12 @@ class Rules:
     exact_min_applies: frozenset[str] = frozenset()
     # role -> the value the machine reads for it (`MACHINE_VALUES`), under these options
     machine: Mapping[str, str] = field(default_factory=dict)
+    # chắn needed for a win on the dealt hand ([win] opening_min_chan; min_chan otherwise)
+    opening_min_chan: int = -1
+
+    def __post_init__(self) -> None:
+        if self.opening_min_chan < 0:
+            object.__setattr__(self, "opening_min_chan", self.variant.min_chan)
 
     @property
     def players(self) -> int:
@@ -875,14 +881,16 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
     trios = (("never_complete", "never_complete_rule", "never_complete_applies"),
              ("special_ca_in_hand_rule", "special_ca_final_rule"))
     exact = ("exact_min", "exact_min_rule", "exact_min_applies", "exact_min_applies_by_value")
-    # the machine's turn, the report and the vectors read the never-complete and
-    # special-cạ rows: required when the flow is played, optional (all or none) otherwise
-    needed = [f for t in trios for f in t] if played else []
-    if ck.keys("win", win, ["rule", "counts_rule"] + needed,
-               [f for t in trios for f in t if f not in needed] + list(exact)):
+    # faces that never complete ù, and special cạ: each trio all or none (a table without
+    # them has no such faces and no special cạ)
+    opening = ("opening_rule", "opening_min_chan_by_value")
+    if ck.keys("win", win, ["rule", "counts_rule"],
+               [f for t in trios for f in t] + list(exact) + list(opening)):
+        if any(f in win for f in opening):
+            _check_opening(ck, win, rows)
         for group in trios:
             given = [f for f in group if f in win]
-            if given and len(given) != len(group) and not played:
+            if given and len(given) != len(group):
                 for f in group:
                     if f not in win:
                         ck.add("win", f, f"goes with {', '.join(given)}: give all of "
@@ -1002,6 +1010,26 @@ def _validate_cuoc(ck: _Checker, data: Mapping[str, Any], rows: Mapping[str, Row
                 ck.add(where, fld, f"expected a whole number of at least 0, found {v!r}")
 
 
+def _check_opening(ck: _Checker, win: Mapping[str, Any], rows: Mapping[str, Row]) -> None:
+    """``opening_rule`` (an option row) and ``opening_min_chan_by_value``: the chắn a win
+    on the dealt hand needs, for each value of that row."""
+    rid = win.get("opening_rule")
+    orow = rows.get(rid) if isinstance(rid, str) else None
+    if orow is None or not orow.is_option:
+        ck.add("win", "opening_rule", f"{rid!r} must be an option row (whose values choose "
+               "the chắn a win on the dealt hand needs)")
+        return
+    bv = win.get("opening_min_chan_by_value")
+    if not isinstance(bv, dict) or set(bv) != set(orow.values):
+        ck.add("win", "opening_min_chan_by_value", f"expected a whole number for exactly the "
+               f"values {', '.join(orow.values)} of row {orow.id!r}, found {bv!r}")
+        return
+    for k, v in bv.items():
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            ck.add("win", f"opening_min_chan_by_value.{k}",
+                   f"expected a whole number of at least 0, found {v!r}")
+
+
 def _check_exact_min(ck: _Checker, win: Mapping[str, Any], rows: Mapping[str, Row]) -> None:
     """``exact_min`` faces, their ``exact_min_rule`` and either ``exact_min_applies`` (the
     kinds of win it limits) or ``exact_min_applies_by_value`` (kinds for each value of
@@ -1075,7 +1103,8 @@ def _validate_turn(ck: _Checker, data: Mapping[str, Any], rows: dict[str, Row],
         if "no_split_scope_rule" in eating and "no_split_rule" not in eating:
             ck.add("eating", "no_split_scope_rule", "a scope for the no-split rule needs "
                    "that rule (no_split_rule)")
-        ck.faces("eating", "odd_group", eating.get("odd_group"))
+        if "odd_group" in eating:
+            ck.faces("eating", "odd_group", eating.get("odd_group"))
 
     turn = data.get("turn", {})
     if played and ck.keys("turn", turn, TURN_FIELDS, OPTIONAL_TURN_FIELDS):
@@ -1560,4 +1589,6 @@ def _resolve(table: Table, variant: Variant, options: Mapping[str, str]) -> Rule
         exact_min=frozenset(cards.parse(c) for c in win.get("exact_min", [])),
         exact_min_applies=frozenset(exact_applies),
         machine=machine,
+        opening_min_chan=(int(win["opening_min_chan_by_value"][options[win["opening_rule"]]])
+                          if "opening_min_chan_by_value" in win else variant.min_chan),
     )

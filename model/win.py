@@ -151,6 +151,9 @@ class WinEngine:
         self.class_of: dict[int, _ClassTable] = {f: t for t in self.classes for f in t.faces}
         self.need_cards = 2 * rules.pairs
         self.min_chan = rules.min_chan
+        # a win on the dealt hand may need fewer chắn ([win] opening_min_chan)
+        self.opening_min = rules.opening_min_chan
+        self.r_opening = rules.rule_ids.get("win.opening_rule", "")
         self.never = rules.never_complete
         self.never_applies = rules.never_complete_applies
         r = rules.rule_ids
@@ -221,7 +224,7 @@ class WinEngine:
         the caller's to keep right (the machine does)."""
         if candidate is None:
             b = self.concealed_best(concealed)
-            return b >= 0 and b + laid_chan >= self.min_chan
+            return b >= 0 and b + laid_chan >= self.opening_min
         small, large, fw, final, best_t, wi, never_kinds, exact_kinds = \
             self._plan[candidate]  # type: ignore[misc]
         if kind in never_kinds:
@@ -379,15 +382,20 @@ class WinEngine:
                 f"{chan} Chắn: {cards.name(candidate)} chỉ được ù bài có đúng "  # type: ignore[arg-type]
                 f"{self.min_chan} Chắn",
             )
-        if chan < self.min_chan:
+        need = self.opening_min if kind == "opening" else self.min_chan
+        if kind == "opening" and self.r_opening:
+            rules_used += (self.r_opening,)
+        if chan < need:
             why = (self.r_shape, self.r_counts)
             if final_blocked:
                 why += (self.r_final,)
+            if kind == "opening" and self.r_opening:
+                why += (self.r_opening,)
             return self._no(
                 chan, groups, why,
-                f"only {chan} chắn; at least {self.min_chan} are needed"
+                f"only {chan} chắn; at least {need} are needed"
                 + (" (more would need a special cạ as the final pair)" if final_blocked else ""),
-                f"chỉ có {chan} Chắn; cần ít nhất {self.min_chan}"
+                f"chỉ có {chan} Chắn; cần ít nhất {need}"
                 + (" (muốn nhiều hơn phải dùng Cạ đặc biệt làm đôi cuối)" if final_blocked else ""),
             )
         if exact:
@@ -486,6 +494,7 @@ class HandIndex:
         self._total = sum(self._vals)
         self._broken = 0
         self._min = engine.min_chan
+        self._min_open = engine.opening_min
         self._copies = engine.rules.copies
         for f, n in enumerate(counts):
             for _ in range(n):
@@ -530,7 +539,7 @@ class HandIndex:
     def wins_with(self, candidate: int | None, kind: WinKind = "u") -> bool:
         """The same answer as ``engine.is_win(self.counts, self.laid_chan, candidate, kind)``."""
         if candidate is None:
-            return not self._broken and self._total + self.laid_chan >= self._min
+            return not self._broken and self._total + self.laid_chan >= self._min_open
         ci, w, final, best_t, never_kinds, exact_kinds = self._slot[candidate]
         if kind in never_kinds:
             return False
