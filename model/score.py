@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from chanspec.model.cuoc import CuocHit, Judgement
-from chanspec.model.table import Rules, cond_holds
+from chanspec.model.table import Rules, Table, cond_holds
 
 
 @dataclass(frozen=True)
@@ -82,3 +82,30 @@ def score(rules: Rules, judgement: Judgement) -> Score | None:
         minimum = sc["min_total"][rules.options[sc["min_rule"]]]
         used.append(sc["min_rule"])
     return Score(total, ga, diem, dich, case, minimum, tuple(dict.fromkeys(used)))
+
+
+def pattern_breaks(tbl: Table) -> list[tuple[str, str | None, int, int]]:
+    """The amounts that break the pattern of 001's own table, under the formula: a cước
+    declared alone is worth the formula's total for it (``dịch + low_base`` up to
+    ``low_diem`` điểm, ``dịch + base`` above), which 001's fourteen amounts all satisfy.
+    Every amount of every [[cuoc]] entry is checked, for each value of its amount row;
+    an entry worth 0 điểm (ù xuông, or no amount of its own) is left out.  Returns
+    (row, value or None, điểm, dịch) for each amount that breaks it."""
+    sc = tbl.data.get("scoring")
+    if sc is None:
+        return []
+    out = []
+    for c in tbl.data.get("cuoc", []):
+        if "amount_rule" in c:
+            pairs = [(v, int(d), int(x)) for v, (d, x) in c["amounts"].items()]
+        elif "diem" in c:
+            pairs = [(None, c["diem"], c.get("dich", 0))]
+        else:
+            continue
+        for value, d, x in pairs:
+            if d == 0 or c["rule"] in sc.get("sum_diem_if", []):
+                continue
+            alone = x + (sc["low_base"] if d <= sc["low_diem"] else sc["base"])
+            if alone != d:
+                out.append((c["rule"], value, d, x))
+    return out
