@@ -309,6 +309,6 @@ def render(rules: table.Rules, hand: Sequence[int], laid: Sequence[win.Group],
                                                        " (not accepted as a win)")))
             if rj.undecided:
                 line += (f"; {pick(lang, 'cần --dealt', 'needs --dealt')}: "
-                         f"{', '.join(t.rows[x].title_vi for x in rj.undecided)}")
+                         f"{', '.join(pick(lang, t.rows[x].title_vi, t.rows[x].title_en) for x in rj.undecided)}")
             out.append(line)
     return "\n".join(out)
