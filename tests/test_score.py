@@ -265,6 +265,17 @@ def test_thap_thanh_sums_the_points() -> None:
     assert (sc.total, sc.case, sc.ga) == (19, "diem", 10)
 
 
+def test_000s_fine_for_a_wide_chi_wait_is_001s_formula_with_ga() -> None:
+    # 000 [Cước] ¶3 s2-3 prices "tám đỏ, two lèo" at 17.  By 001 ¶2 s3 and ¶3: dịch 5 + 2 × 2
+    # = 9, plus 3 = 12, plus 5 gà for tám đỏ = 17: the two seeds' arithmetic agree.
+    # Chắn chi, 9v, 8s, 8v, 2v, 3n; cạ 4v-4n, 5v-5n, 6v-6n, 7v-7s; eight red cards; the
+    # winning Thất Sách completes a cạ (7v, 7n or 7s would all do: no bạch thủ)
+    hand = "chi chi 9v 9v 8s 8s 8v 8v 2v 2v 3n 3n 4v 4n 5v 5n 6v 6n 7v"
+    _, j, sc = _win(hand, "7s", source="other-draw")
+    assert _declared(j) == {"cuoc-tam-do", "cuoc-leo"} and _hit(j, "cuoc-leo").times == 2
+    assert sc.total + sc.ga == 17
+
+
 def test_001_amounts_fit_its_formula_and_flagged_readings_do_not() -> None:
     # 001 •1-14 with ¶2: each amount alone is dịch + 2 (3 điểm) or dịch + 3 (above)
     tbl = table.load("classic")
