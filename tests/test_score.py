@@ -434,6 +434,10 @@ def test_cli_json_carries_replaced_cuoc_and_what_readings_change() -> None:
     changes = {(r["row"], r["value"]): r for r in doc["readings"]}
     assert changes[("score-ga-bach-thu", "held")]["score"]["ga"] == 5
     assert changes[("cuoc-hoa-amount", "chi-bach-thu")]["score"]["total"] == 1 + 2 + 3
+    code, out, _ = run_cli("score", *HOA.split(), "--laid", "5v 5v", "--card", "2v",
+                           "--lang", "en")
+    assert "cuoc-hoa-amount=chi-bach-thu: (off the pattern of 001's table)" in out
+    assert "score-ga-bach-thu=held: (off" not in out
 
 
 @pytest.mark.parametrize(("argv", "words"), [

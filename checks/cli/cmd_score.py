@@ -291,11 +291,16 @@ def render(rules: table.Rules, hand: Sequence[int], laid: Sequence[win.Group],
     out.append(say(lang, f"Xướng đúng: {', '.join(_name(h) for h in decl)}",
                    f"Correct declaration: {', '.join(_name(h) for h in decl)}"))
     if alts:
+        breaks = {(c["amount_rule"], v) for c in t.data.get("cuoc", []) if "amount_rule" in c
+                  for row, v, _, _ in score.pattern_breaks(t) if row == c["rule"]}
         out.append("")
         out.append(say(lang, "Các cách đọc còn mở sẽ đổi:", "What the open readings would change:"))
         for a in alts:
             r = a["result"]
             head = f"  {a['row']}={a['value']}: "
+            if (a["row"], a["value"]) in breaks:
+                head += pick(lang, "(lệch khỏi bảng điểm của 001)",
+                             "(off the pattern of 001's table)") + " "
             if r["judgement"] is None:
                 out.append(head + say(lang, f"không ù — {r['verdict'].reason_vi}",
                                       f"no win — {r['verdict'].reason_en}"))
@@ -307,8 +312,9 @@ def render(rules: table.Rules, hand: Sequence[int], laid: Sequence[win.Group],
                 line += (f"; {pick(lang, 'điểm thắng', 'worth')} {rs.total}, gà {rs.ga}"
                          + ("" if rs.allowed else pick(lang, " (làng không cho ù)",
                                                        " (not accepted as a win)")))
-            if rj.undecided:
-                line += (f"; {pick(lang, 'cần --dealt', 'needs --dealt')}: "
-                         f"{', '.join(pick(lang, t.rows[x].title_vi, t.rows[x].title_en) for x in rj.undecided)}")
+            if rj.undecided != j.undecided:
+                names = ", ".join(pick(lang, t.rows[x].title_vi, t.rows[x].title_en)
+                                  for x in rj.undecided)
+                line += f"; {pick(lang, 'cần --dealt', 'needs --dealt')}: {names or '—'}"
             out.append(line)
     return "\n".join(out)
