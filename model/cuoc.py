@@ -286,6 +286,54 @@ class Judgement:
         return tuple(h for h in self.held if h.replaced_by is None)
 
 
+@dataclass(frozen=True)
+class Declaration:
+    """A winner's declaration (xướng) judged against the cước the hand holds: the rows
+    named that make it wrong (`wrong`: not held, named beside the cước that replaces
+    them, or named alone where the table says that is wrong), the cước held but not named
+    (`missing`: forfeited), and the cước paid (`paid`: those named, when nothing is wrong)."""
+
+    named: tuple[str, ...]
+    wrong: tuple[str, ...]
+    missing: tuple[str, ...]
+    paid: tuple[CuocHit, ...]
+
+    @property
+    def correct(self) -> bool:
+        """No wrong name (a declaration that leaves cước out is still correct)."""
+        return not self.wrong
+
+    def as_json(self) -> dict[str, object]:
+        return {"named": list(self.named), "correct": self.correct, "wrong": list(self.wrong),
+                "missing": list(self.missing), "paid": [h.row for h in self.paid]}
+
+
+def check_declaration(rules: Rules, j: Judgement, named: Sequence[str]) -> Declaration:
+    """Judge a declaration naming the cước rows `named` (000 [Xướng] ¶1: naming a cước
+    the hand lacks is wrong, leaving one out forfeits it; [Cước] ¶4 and #12 for replaced
+    cước, as each entry's ``declare_replaced`` says)."""
+    entries = {c["rule"]: c for c in rules.table.data.get("cuoc", [])}
+    held = {h.row: h for h in j.held}
+    names = list(dict.fromkeys(named))
+    wrong: list[str] = []
+    paid: list[CuocHit] = []
+    for r in names:
+        h = held.get(r)
+        if h is None:
+            wrong.append(r)
+        elif h.replaced_by is None:
+            paid.append(h)
+        elif h.replaced_by in names:
+            wrong.append(r)
+        elif entries[h.replaced_by]["declare_replaced"] == "wrong":
+            wrong.append(r)
+        else:
+            paid.append(h)
+    missing = [h.row for h in j.declared if h.row not in names]
+    return Declaration(tuple(names), tuple(wrong), tuple(missing),
+                       () if wrong else tuple(paid))
+
+
 def judge(rules: Rules, concealed_counts: Sequence[int], laid_groups: Sequence[Group],
           verdict: Verdict, ctx: WinContext | None = None) -> Judgement:
     """Every cước of the table the winning hand has.  Without `ctx` only the entries

@@ -1024,7 +1024,11 @@ def _check_condition(ck: _Checker, where: str, fld: str, m: Any, rows: Mapping[s
 
 
 CUOC_KEYS = ("times", "times_if", "diem", "dich", "amount_rule", "amounts", "replaces",
-             "excludes", "group")
+             "excludes", "group", "declare_replaced")
+# what naming a replaced cước without the one that replaces it is (000 [Cước] #12 s2 and
+# ¶4 s2-3): "wrong" (a wrong declaration), or "forfeit" (correct, but the replacing cước
+# is not paid)
+DECLARE_REPLACED = ("wrong", "forfeit")
 
 
 def _validate_cuoc(ck: _Checker, data: Mapping[str, Any], rows: Mapping[str, Row]) -> None:
@@ -1085,6 +1089,16 @@ def _validate_cuoc(ck: _Checker, data: Mapping[str, Any], rows: Mapping[str, Row
                     ck.add(where, fld, f"{r!r} is no [[cuoc]] entry{_hint(r, sorted(every))}")
                 elif r == rid:
                     ck.add(where, fld, "a cước cannot name itself")
+        if "declare_replaced" in c:
+            if c["declare_replaced"] not in DECLARE_REPLACED:
+                ck.add(where, "declare_replaced", f"expected one of "
+                       f"{', '.join(DECLARE_REPLACED)}, found {c['declare_replaced']!r}")
+            if not c.get("replaces"):
+                ck.add(where, "declare_replaced", "needs replaces: what it says is how the "
+                       "cước it replaces may be named alone")
+        elif c.get("replaces"):
+            ck.add(where, "declare_replaced", f"missing: say what naming a cước it replaces "
+                   f"without it is ({', '.join(DECLARE_REPLACED)})")
         if "group" in c and c["group"] not in CUOC_GROUPS:
             ck.add(where, "group", f"unknown group {c['group']!r}{_hint(c['group'], CUOC_GROUPS)};"
                    f" known: {', '.join(CUOC_GROUPS)} (the order of a declaration)")

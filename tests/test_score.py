@@ -458,3 +458,56 @@ def test_cli_bad_input_is_a_clear_error(argv: list[str], words: str) -> None:
 def test_cli_unknown_source_is_a_usage_error() -> None:
     code, _, err = run_cli(*BT_ARGS, "--source", "drawn")
     assert code == 2 and "own-draw" in err
+
+
+# --------------------------------------------------------------------------- declarations
+
+
+def _declare(j: cuoc.Judgement, *rows: str) -> cuoc.Declaration:
+    return cuoc.check_declaration(table.rules("classic", 4), j, [f"cuoc-{r}" for r in rows])
+
+
+def test_declaring_a_cuoc_not_held_is_wrong_and_leaving_one_out_forfeits_it() -> None:
+    # 000 [Xướng] ¶1: naming a cước one lacks costs; leaving one out forfeits it
+    _, j, _ = _win(BT, "4n", laid=("5v 5v",), source="own-draw")
+    assert _declare(j, "chi", "bach-dinh", "tom", "bach-thu").correct
+    over = _declare(j, "chi", "bach-dinh", "tom", "bach-thu", "leo")
+    assert over.wrong == ("cuoc-leo",) and over.paid == ()
+    under = _declare(j, "chi", "bach-thu")
+    assert under.correct and set(under.missing) == {"cuoc-bach-dinh", "cuoc-tom"}
+    assert {h.row for h in under.paid} == {"cuoc-chi", "cuoc-bach-thu"}
+
+
+def test_replaced_cuoc_named_alone_or_beside_their_replacer() -> None:
+    # 000 [Cước] ¶4 s2-3: chì or bạch thủ named beside a hoa cước is wrong; named instead
+    # of it, correct but the hoa cước is not paid.  #12 s2: bạch thủ for a bạch thủ chi
+    # is wrong (declare_replaced = "wrong")
+    _, j, _ = _win(HOA, "2v", laid=("5v 5v",), source="own-draw")
+    assert _declare(j, "chi", "hoa-roi-cua-phat", "tom").wrong == ("cuoc-chi",)
+    alone = _declare(j, "chi", "bach-thu", "tom")
+    assert alone.correct and alone.missing == ("cuoc-hoa-roi-cua-phat",)
+    _, j, _ = _win(BT.replace("4n", "chi"), "chi", laid=("5v 5v",), source="other-draw")
+    assert _declare(j, "bach-thu", "tom").wrong == ("cuoc-bach-thu",)
+    assert _declare(j, "bach-thu-chi", "tom").correct
+
+
+def test_cli_judges_a_declaration() -> None:
+    base = ["score", *HOA.split(), "--laid", "5v 5v", "--card", "2v", "--lang", "en"]
+    code, out, _ = run_cli(*base, "--declare", "chi,bach-thu")
+    assert code == 0 and "Left out, so forfeited: Tôm" in out and "Paid: 5, gà 5" in out
+    code, out, _ = run_cli(*base, "--declare", "chi,hoa-roi-cua-phat")
+    assert code == 0 and "A wrong declaration (Chì" in out
+    code, out, _ = run_cli(*base[:-2], "--declare", "tom hoa-roi-cua-phat", "--json")
+    doc = json.loads(out)["declared"]
+    assert doc["correct"] and doc["missing"] == [] and doc["score"]["total"] == 1 + 17 + 3
+    code, _, err = run_cli(*base, "--declare", "hoa-roi")
+    assert code == 2 and "did you mean 'hoa-roi-cua-phat'" in err
+
+
+def test_a_replacing_cuoc_must_say_what_naming_the_replaced_alone_is() -> None:
+    data = _data()
+    del _entry(data, "cuoc-bach-thu-chi")["declare_replaced"]
+    _entry(data, "cuoc-hoa-roi-cua-phat")["declare_replaced"] = "fine"
+    probs = problems_of(to_toml(data))
+    assert _has(probs, "cuoc 'cuoc-bach-thu-chi'", "declare_replaced", "missing"), probs
+    assert _has(probs, "cuoc 'cuoc-hoa-roi-cua-phat'", "declare_replaced", "forfeit"), probs

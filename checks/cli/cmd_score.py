@@ -16,6 +16,8 @@ they are listed as undecided).  The table defaults to ``classic``.
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import difflib
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -63,6 +65,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="bài lúc chia / the hand as dealt (19 or 20 cards)")
     p.add_argument("--thong", action="store_true",
                    help="ván trước cũng ù và xướng đúng / won the previous hand too (thông)")
+    p.add_argument("--declare", metavar="CUOC,...",
+                   help="xướng của người ù, để chấm / the winner's declaration to judge: "
+                        "cước rows, with or without cuoc- (e.g. chi,bach-thu)")
     p.add_argument("--first-round", action="store_true",
                    help="chưa qua cửa chì của mình (địa ù) / before one's own turn came round")
     add_common(p)
@@ -160,6 +165,32 @@ def readings(rules: table.Rules, hand: Sequence[int], laid: Sequence[win.Group],
     return out
 
 
+def parse_declaration(text: str, rules: table.Rules) -> list[str]:
+    """``--declare chi,bach-thu`` -> the [[cuoc]] rows named; HandError for a name that is
+    no cước of the table (with a near match)."""
+    known = [c["rule"] for c in rules.table.data.get("cuoc", [])]
+    out = []
+    for word in text.replace(",", " ").split():
+        rid = word if word in known else f"cuoc-{word}"
+        if rid not in known:
+            near = difflib.get_close_matches(rid, known, n=1)
+            hint = f" (did you mean {near[0].removeprefix('cuoc-')!r}?)" if near else ""
+            raise win.HandError(f"--declare: {word!r} is no cước of this table{hint}; known: "
+                                f"{', '.join(k.removeprefix('cuoc-') for k in known)}")
+        out.append(rid)
+    return out
+
+
+def judge_declaration(rules: table.Rules, j: cuoc.Judgement,
+                      named: list[str]) -> tuple[cuoc.Declaration, score.Score | None]:
+    """The declaration judged, and the score of what it gets paid (None when wrong)."""
+    d = cuoc.check_declaration(rules, j, named)
+    if not d.correct:
+        return d, None
+    paid = tuple(dataclasses.replace(h, replaced_by=None) for h in d.paid)
+    return d, score.score(rules, cuoc.Judgement(paid, ()))
+
+
 def run(args: argparse.Namespace) -> int:
     rules = resolve(args)
     if "cuoc" not in rules.table.data:
@@ -171,12 +202,47 @@ def run(args: argparse.Namespace) -> int:
         v = res["verdict"]
         raise win.HandError(f"this hand does not win, so it has no score: {v.reason_en} "
                             f"(rows: {', '.join(v.rules)}); chanspec win explains why")
+    named = parse_declaration(args.declare, rules) if args.declare is not None else None
     alts = readings(rules, hand, laid, ctx, res)
+    decl = None if named is None else judge_declaration(rules, res["judgement"], named)
     if args.json:
-        print(json.dumps(as_json(rules, ctx, res, alts), ensure_ascii=False))
+        doc = as_json(rules, ctx, res, alts)
+        if decl is not None:
+            d, sc = decl
+            doc["declared"] = {**d.as_json(), "score": None if sc is None else sc.as_json()}
+        print(json.dumps(doc, ensure_ascii=False))
     else:
-        print(render(rules, hand, laid, ctx, res, alts, args.lang))
+        text = render(rules, hand, laid, ctx, res, alts, args.lang)
+        if decl is not None:
+            text += "\n" + render_declaration(rules, *decl, lang=args.lang)
+        print(text)
     return 0
+
+
+def render_declaration(rules: table.Rules, d: cuoc.Declaration, sc: score.Score | None,
+                       lang: str) -> str:
+    t = rules.table
+    row = t.rows.get("xuong")
+    cite = f"  [{row.id}; {row.section}]" if row else ""
+    title = lambda rid: pick(lang, t.rows[rid].title_vi, t.rows[rid].title_en)  # noqa: E731
+    out = ["", say(lang, f"Xướng: {', '.join(title(r) for r in d.named) or '—'}",
+                   f"Declared: {', '.join(title(r) for r in d.named) or '—'}")]
+    if d.wrong:
+        names = ", ".join(title(r) for r in d.wrong)
+        out.append(say(lang, f"Xướng sai ({names}): không được tiền, phải đền{cite}",
+                       f"A wrong declaration ({names}): nothing is paid, the winner pays "
+                       f"instead{cite}"))
+        return "\n".join(out)
+    if d.missing:
+        names = ", ".join(title(r) for r in d.missing)
+        out.append(say(lang, f"Xướng thiếu, mất: {names}{cite}",
+                       f"Left out, so forfeited: {names}{cite}"))
+    else:
+        out.append(say(lang, "Xướng đúng và đủ.", "Correct and complete."))
+    if sc is not None:
+        out.append(say(lang, f"Được trả: {sc.total}, gà {sc.ga}",
+                       f"Paid: {sc.total}, gà {sc.ga}"))
+    return "\n".join(out)
 
 
 # --------------------------------------------------------------------------- output
