@@ -331,6 +331,12 @@ def test_random_wins_score_by_001_and_never_declare_a_replaced_cuoc(seed: int) -
     assert sc.total == _formula_001(j.declared)
     ga = 5 * len(declared & HARD) + 5 * ({"cuoc-chi", "cuoc-bach-thu"} <= declared)
     assert sc.ga == ga
+    # the correct declaration is correct, complete, and paid in full
+    d = cuoc.check_declaration(rules, j, [h.row for h in j.declared])
+    assert d.correct and not d.missing and d.paid == j.declared
+    lacking = sorted(set(entries) - {h.row for h in j.held})
+    if lacking:
+        assert not cuoc.check_declaration(rules, j, [*declared, lacking[0]]).correct
 
 
 def test_the_search_finds_a_witness_for_every_cuoc() -> None:
