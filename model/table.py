@@ -775,7 +775,7 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
     played = flow in PLAYED_FLOWS
     base = ["schema", "ruleset", "deck", "variant", "pairing", "win", "rule"]
     ck.keys("(top level)", data, base + ["turn"] + (list(TURN_SECTIONS) if played else []),
-            ([] if played else [s for s in TURN_SECTIONS if s != "turn"]) + ["cuoc"])
+            ([] if played else [s for s in TURN_SECTIONS if s != "turn"]) + ["cuoc", "scoring"])
     if data.get("schema") != 1:
         ck.add("(top level)", "schema",
                f"this chanspec reads schema 1, found {data.get('schema')!r}")
@@ -914,43 +914,77 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
 
 # --------------------------------------------------------------------------- cước
 
-# The closed vocabulary of hand predicates for ``[[cuoc]]`` (see model/cuoc.py): a
-# measure is ``count = SELECTOR`` (a word below, or a list of face codes: how many cards
-# of those faces) or ``sets = [FACES]`` (how many complete sets of those faces: the
-# smallest count among them); a condition is one measure and one comparison.
-CARD_SELECTORS = ("cards", "red", "black")  # counted over the final hand's cards
+# The closed vocabulary of hand predicates for ``[[cuoc]]`` (see model/cuoc.py and the
+# comment block above [[cuoc]] in spec/classic.toml).  A condition is one measure and one
+# comparison, or one fact of the win context (and ``is = false`` to negate it), or
+# ``any`` (a list of alternative lists of conditions); any condition may carry ``when``
+# (an option condition: it applies only under that reading).
+#   count = SELECTOR | [FACES]   over the final hand: CARD_SELECTORS, GROUP_SELECTORS
+#                                (the win engine's decomposition), CONTEXT_SELECTORS
+#   sets = [FACES]               complete sets of these faces (the fewest of them)
+#   concealed = SCOPE | [FACES]  over the concealed part of the final hand
+#   laid = SCOPE | [FACES] | "chiu" | "bon"   over the laid-down groups
+#   dealt = SCOPE | [FACES]      over the hand as dealt (WinContext.dealt)
+#   held = "cuoc"                how many cước earlier in the table the hand holds
+#   kind = [WIN_KINDS], source = [WIN_SOURCES], card = [FACES], flag = FLAG, has = "ROW"
+CARD_SELECTORS = ("cards", "red", "black", "quads")  # counted over the final hand's cards
 GROUP_SELECTORS = ("chan", "ca", "chiu")  # counted in the win engine's decomposition
+CONTEXT_SELECTORS = ("waits", "card")  # need a WinContext: faces waited on; the win card
+SCOPE_SELECTORS = ("cards", "red", "black", "quads", "pairs", "card")
+HISTORY_SELECTORS = ("chiu", "bon")  # laid groups that tell the hand's history
+LAID_SELECTORS = SCOPE_SELECTORS + HISTORY_SELECTORS
 COMPARISONS = ("eq", "ge", "le")
-MEASURES = ("count", "sets")
+MEASURES = ("count", "sets", "concealed", "laid", "dealt", "held")
+CONTEXT_MEASURES = ("dealt", "held")
+CONTEXT_FACTS = ("kind", "source", "card", "flag", "has")
+FLAGS = ("thong", "first-round")
+WIN_SOURCES = ("own-draw", "other-draw", "discard", "returned", "cai")
+CUOC_GROUPS = ("lead", "kind", "have")  # the order of a declaration (xướng)
 
 
-def _check_measure(ck: _Checker, where: str, fld: str, m: Any, comparison: bool) -> None:
+def _hint(word: Any, known: Iterable[str]) -> str:
+    near = difflib.get_close_matches(str(word), list(known), n=1)
+    return f" (did you mean {near[0]!r}?)" if near else ""
+
+
+def _check_selector(ck: _Checker, where: str, fld: str, sel: Any,
+                    known: tuple[str, ...]) -> None:
+    if isinstance(sel, list):
+        if not sel:
+            ck.add(where, fld, "a list of faces must name at least one face")
+        ck.faces(where, fld, sel)
+    elif sel not in known:
+        ck.add(where, fld, f"unknown selector {sel!r}{_hint(sel, known)}; known: "
+               f"{', '.join(known)}, or a list of face codes")
+
+
+def _check_measure(ck: _Checker, where: str, fld: str, m: Any, comparison: bool,
+                   extra: tuple[str, ...] = ()) -> None:
     """One measure (and, when `comparison`, exactly one of eq/ge/le with an integer)."""
     if not isinstance(m, dict):
         ck.add(where, fld, f"expected a table such as {{ count = \"red\", eq = 0 }}, found {m!r}")
         return
-    allowed = set(MEASURES) | (set(COMPARISONS) if comparison else set())
+    allowed = set(MEASURES) | (set(COMPARISONS) if comparison else set()) | set(extra)
     for k in m:
         if k not in allowed:
-            near = difflib.get_close_matches(str(k), sorted(allowed), n=1)
-            hint = f" (did you mean {near[0]!r}?)" if near else ""
-            ck.add(where, f"{fld}.{k}", f"unknown key{hint}; a condition has one measure "
-                   f"({', '.join(MEASURES)}) and one comparison ({', '.join(COMPARISONS)})")
+            ck.add(where, f"{fld}.{k}", f"unknown key{_hint(k, sorted(allowed))}; a condition "
+                   f"has one measure ({', '.join(MEASURES)}) and one comparison "
+                   f"({', '.join(COMPARISONS)}), or one fact ({', '.join(CONTEXT_FACTS)}), "
+                   "or any")
     measures = [k for k in MEASURES if k in m]
     if len(measures) != 1:
         ck.add(where, fld, f"needs exactly one measure ({' or '.join(MEASURES)}), "
                f"found {len(measures)}")
     elif measures[0] == "count":
-        sel = m["count"]
-        if isinstance(sel, list):
-            if not sel:
-                ck.add(where, f"{fld}.count", "a list of faces must name at least one face")
-            ck.faces(where, f"{fld}.count", sel)
-        elif sel not in CARD_SELECTORS + GROUP_SELECTORS:
-            near = difflib.get_close_matches(str(sel), CARD_SELECTORS + GROUP_SELECTORS, n=1)
-            hint = f" (did you mean {near[0]!r}?)" if near else ""
-            ck.add(where, f"{fld}.count", f"unknown selector {sel!r}{hint}; known: "
-                   f"{', '.join(CARD_SELECTORS + GROUP_SELECTORS)}, or a list of face codes")
+        _check_selector(ck, where, f"{fld}.count", m["count"],
+                        CARD_SELECTORS + GROUP_SELECTORS + CONTEXT_SELECTORS)
+    elif measures[0] in ("concealed", "dealt"):
+        _check_selector(ck, where, f"{fld}.{measures[0]}", m[measures[0]], SCOPE_SELECTORS)
+    elif measures[0] == "laid":
+        _check_selector(ck, where, f"{fld}.laid", m["laid"], LAID_SELECTORS)
+    elif measures[0] == "held":
+        if m["held"] != "cuoc":
+            ck.add(where, f"{fld}.held", f"expected \"cuoc\", found {m['held']!r}")
     else:
         sel = m["sets"]
         if not isinstance(sel, list) or not sel:
@@ -970,10 +1004,82 @@ def _check_measure(ck: _Checker, where: str, fld: str, m: Any, comparison: bool)
                    f"found {v!r}")
 
 
+def _check_fact(ck: _Checker, where: str, fld: str, m: dict[str, Any],
+                earlier: set[str]) -> None:
+    """A fact of the win context: one of `CONTEXT_FACTS`, its value, optional ``is``."""
+    facts = [k for k in CONTEXT_FACTS if k in m]
+    for k in m:
+        if k not in CONTEXT_FACTS and k not in ("is", "when"):
+            ck.add(where, f"{fld}.{k}", f"unknown key{_hint(k, CONTEXT_FACTS + ('is', 'when'))}"
+                   f"; a fact is one of {', '.join(CONTEXT_FACTS)}, with optional is and when")
+    if len(facts) != 1:
+        ck.add(where, fld, f"needs exactly one fact ({', '.join(CONTEXT_FACTS)}), "
+               f"found {len(facts)}")
+        return
+    k, v = facts[0], m[facts[0]]
+    if "is" in m and not isinstance(m["is"], bool):
+        ck.add(where, f"{fld}.is", f"expected true or false, found {m['is']!r}")
+    known = {"kind": WIN_KINDS, "source": WIN_SOURCES}.get(k)
+    if known is not None:
+        if not isinstance(v, list) or not v or any(x not in known for x in v):
+            ck.add(where, f"{fld}.{k}", f"expected a non-empty list from {', '.join(known)}, "
+                   f"found {v!r}")
+    elif k == "card":
+        if not isinstance(v, list) or not v:
+            ck.add(where, f"{fld}.card", f"expected a non-empty list of face codes, found {v!r}")
+        else:
+            ck.faces(where, f"{fld}.card", v)
+    elif k == "flag":
+        if v not in FLAGS:
+            ck.add(where, f"{fld}.flag", f"unknown flag {v!r}{_hint(v, FLAGS)}; known: "
+                   f"{', '.join(FLAGS)}")
+    elif v not in earlier:
+        ck.add(where, f"{fld}.has", f"{v!r} is no [[cuoc]] entry above this one; has names "
+               "a cước judged earlier in the table")
+
+
+def _check_condition(ck: _Checker, where: str, fld: str, m: Any, rows: Mapping[str, Row],
+                     earlier: set[str]) -> None:
+    if not isinstance(m, dict):
+        ck.add(where, fld, f"expected a table such as {{ count = \"red\", eq = 0 }}, found {m!r}")
+        return
+    if "when" in m:
+        _check_cond(ck, where, f"{fld}.when", m["when"], rows)
+    if "any" in m:
+        alts = m["any"]
+        extra = sorted(set(m) - {"any", "when"})
+        if extra:
+            ck.add(where, f"{fld}.{extra[0]}", "an any condition holds only any (and when)")
+        if not isinstance(alts, list) or not alts or not all(
+                isinstance(a, list) and a for a in alts):
+            ck.add(where, f"{fld}.any", f"expected a list of non-empty lists of conditions, "
+                   f"found {alts!r}")
+            return
+        for i, alt in enumerate(alts):
+            for j, c in enumerate(alt):
+                _check_condition(ck, where, f"{fld}.any[{i}][{j}]", c, rows, earlier)
+        return
+    if any(k in m for k in CONTEXT_FACTS):
+        _check_fact(ck, where, fld, m, earlier)
+    else:
+        _check_measure(ck, where, fld, m, comparison=True, extra=("when",))
+
+
+CUOC_KEYS = ("times", "times_if", "diem", "dich", "amount_rule", "amounts", "replaces",
+             "excludes", "group", "declare_replaced")
+# what naming a replaced cước without the one that replaces it is (000 [Cước] #12 s2 and
+# ¶4 s2-3): "wrong" (a wrong declaration), or "forfeit" (correct, but the replacing cước
+# is not paid)
+DECLARE_REPLACED = ("wrong", "forfeit")
+
+
 def _validate_cuoc(ck: _Checker, data: Mapping[str, Any], rows: Mapping[str, Row]) -> None:
     """``[[cuoc]]``: each names its row (which needs a title: the cước's name), holds a
-    conjunction ``all`` of conditions, an optional ``times`` measure (how many times the
-    cước counts, when ``times_if`` holds or is absent) and optional ``diem``/``dich``."""
+    conjunction ``all`` of conditions, an optional ``times`` measure (or a list of them
+    with ``when``: how many times the cước counts, when ``times_if`` holds or is absent),
+    its amounts (``diem``/``dich``, or ``amount_rule``, an option row, with ``amounts``:
+    value -> [điểm, dịch]), the cước it ``replaces`` and ``excludes`` (rows of other
+    [[cuoc]] entries) and its ``group`` in a declaration."""
     raw = data.get("cuoc")
     if raw is None:
         return
@@ -981,25 +1087,31 @@ def _validate_cuoc(ck: _Checker, data: Mapping[str, Any], rows: Mapping[str, Row
         ck.add("cuoc", "", f"expected a list of [[cuoc]] tables, found {type(raw).__name__}")
         return
     seen: set[str] = set()
+    every = {c.get("rule") for c in raw if isinstance(c, dict)}
     for i, c in enumerate(raw):
         rid = c.get("rule") if isinstance(c, dict) else None
         where = f"cuoc {rid!r}" if isinstance(rid, str) else f"cuoc[{i}]"
-        if not ck.keys(where, c, ["rule", "all"], ["times", "times_if", "diem", "dich"]):
+        if not ck.keys(where, c, ["rule", "all"], CUOC_KEYS):
             continue
         ck.ref(where, "rule", rid, rows)
         _require_title(ck, rid, rows, "[[cuoc]] (the cước's name)")
-        if isinstance(rid, str):
-            if rid in seen:
-                ck.add(where, "rule", "two [[cuoc]] entries name this row; one row, one cước")
-            seen.add(rid)
         conds = c.get("all")
         if not isinstance(conds, list) or not conds:
             ck.add(where, "all", f"expected a non-empty list of conditions, found {conds!r}")
         else:
             for j, m in enumerate(conds):
-                _check_measure(ck, where, f"all[{j}]", m, comparison=True)
+                _check_condition(ck, where, f"all[{j}]", m, rows, seen)
+        if isinstance(rid, str):
+            if rid in seen:
+                ck.add(where, "rule", "two [[cuoc]] entries name this row; one row, one cước")
+            seen.add(rid)
         if "times" in c:
-            _check_measure(ck, where, "times", c["times"], comparison=False)
+            ts = c["times"]
+            for j, t in enumerate(ts if isinstance(ts, list) else [ts]):
+                fld = f"times[{j}]" if isinstance(ts, list) else "times"
+                _check_measure(ck, where, fld, t, comparison=False, extra=("when",))
+                if isinstance(t, dict) and "when" in t:
+                    _check_cond(ck, where, f"{fld}.when", t["when"], rows)
         if "times_if" in c:
             if "times" not in c:
                 ck.add(where, "times_if", "needs a times measure to switch")
@@ -1008,6 +1120,110 @@ def _validate_cuoc(ck: _Checker, data: Mapping[str, Any], rows: Mapping[str, Row
             v = c.get(fld)
             if fld in c and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
                 ck.add(where, fld, f"expected a whole number of at least 0, found {v!r}")
+        _check_amounts(ck, where, c, rows)
+        for fld in ("replaces", "excludes"):
+            refs = c.get(fld, [])
+            if not isinstance(refs, list) or not all(isinstance(r, str) for r in refs):
+                ck.add(where, fld, f"expected a list of cước rows, found {refs!r}")
+                continue
+            for r in refs:
+                if r not in every:
+                    ck.add(where, fld, f"{r!r} is no [[cuoc]] entry{_hint(r, sorted(every))}")
+                elif r == rid:
+                    ck.add(where, fld, "a cước cannot name itself")
+        if "declare_replaced" in c:
+            if c["declare_replaced"] not in DECLARE_REPLACED:
+                ck.add(where, "declare_replaced", f"expected one of "
+                       f"{', '.join(DECLARE_REPLACED)}, found {c['declare_replaced']!r}")
+            if not c.get("replaces"):
+                ck.add(where, "declare_replaced", "needs replaces: what it says is how the "
+                       "cước it replaces may be named alone")
+        elif c.get("replaces"):
+            ck.add(where, "declare_replaced", f"missing: say what naming a cước it replaces "
+                   f"without it is ({', '.join(DECLARE_REPLACED)})")
+        if "group" in c and c["group"] not in CUOC_GROUPS:
+            ck.add(where, "group", f"unknown group {c['group']!r}{_hint(c['group'], CUOC_GROUPS)};"
+                   f" known: {', '.join(CUOC_GROUPS)} (the order of a declaration)")
+    _validate_scoring(ck, data, rows, every)
+
+
+def _check_amounts(ck: _Checker, where: str, c: Mapping[str, Any],
+                   rows: Mapping[str, Row]) -> None:
+    """``amount_rule`` (an option row) and ``amounts``: one [điểm, dịch] per value."""
+    if ("amount_rule" in c) != ("amounts" in c):
+        ck.add(where, "amount_rule", "amount_rule and amounts go together: the option row "
+               "and one [điểm, dịch] for each of its values")
+        return
+    if "amount_rule" not in c:
+        return
+    if "diem" in c or "dich" in c:
+        ck.add(where, "amount_rule", "give either diem/dich or amount_rule, not both")
+    rid = c["amount_rule"]
+    row = rows.get(rid) if isinstance(rid, str) else None
+    if row is None or not row.is_option:
+        ck.add(where, "amount_rule", f"{rid!r} is not an option row of this table")
+        return
+    am = c["amounts"]
+    if not isinstance(am, dict) or set(am) != set(row.values):
+        ck.add(where, "amounts", f"expected one entry per value of {rid!r} "
+               f"({', '.join(row.values)}), found {sorted(am) if isinstance(am, dict) else am!r}")
+        return
+    for v, pair in am.items():
+        if (not isinstance(pair, list) or len(pair) != 2 or not all(
+                isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in pair)):
+            ck.add(where, f"amounts.{v}", f"expected [điểm, dịch], two whole numbers, "
+                   f"found {pair!r}")
+
+
+SCORING_KEYS = ("rule", "sum_diem_if", "low_diem", "low_base", "base", "ga", "ga_rule", "ga_for",
+                "min_rule", "min_total")
+
+
+def _validate_scoring(ck: _Checker, data: Mapping[str, Any], rows: Mapping[str, Row],
+                      cuoc_rows: set[Any]) -> None:
+    """``[scoring]``: 001's formula as data (see model/score.py)."""
+    sc = data.get("scoring")
+    if sc is None:
+        return
+    if not ck.keys("scoring", sc, ["rule", "low_diem", "low_base", "base"],
+                   [k for k in SCORING_KEYS if k not in ("rule", "low_diem", "low_base", "base")]):
+        return
+    ck.ref("scoring", "rule", sc.get("rule"), rows)
+    if "ga_rule" in sc:
+        ck.ref("scoring", "ga_rule", sc.get("ga_rule"), rows)
+    for fld in ("low_diem", "low_base", "base", "ga"):
+        v = sc.get(fld)
+        if fld in sc and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
+            ck.add("scoring", fld, f"expected a whole number of at least 0, found {v!r}")
+    for r in sc.get("sum_diem_if", []):
+        if r not in cuoc_rows:
+            ck.add("scoring", "sum_diem_if", f"{r!r} is no [[cuoc]] entry")
+    for i, g in enumerate(sc.get("ga_for", [])):
+        fld = f"ga_for[{i}]"
+        if not ck.keys("scoring", g, [], ["declared", "held", "when"]):
+            continue
+        lists = [k for k in ("declared", "held") if k in g]
+        if len(lists) != 1:
+            ck.add("scoring", fld, "needs exactly one of declared (cước declared) or held "
+                   "(cước held, replaced ones included)")
+            continue
+        refs = g[lists[0]]
+        if not isinstance(refs, list) or not refs or any(r not in cuoc_rows for r in refs):
+            ck.add("scoring", f"{fld}.{lists[0]}", f"expected a list of [[cuoc]] rows, "
+                   f"found {refs!r}")
+        if "when" in g:
+            _check_cond(ck, "scoring", f"{fld}.when", g["when"], rows)
+    if ("min_rule" in sc) != ("min_total" in sc):
+        ck.add("scoring", "min_rule", "min_rule and min_total go together")
+    elif "min_rule" in sc:
+        row = rows.get(sc["min_rule"]) if isinstance(sc["min_rule"], str) else None
+        mt = sc["min_total"]
+        if row is None or not row.is_option:
+            ck.add("scoring", "min_rule", f"{sc['min_rule']!r} is not an option row")
+        elif not isinstance(mt, dict) or set(mt) != set(row.values) or not all(
+                isinstance(v, int) and not isinstance(v, bool) for v in mt.values()):
+            ck.add("scoring", "min_total", f"expected one whole number per value of "
+                   f"{row.id!r} ({', '.join(row.values)})")
 
 
 def _check_opening(ck: _Checker, win: Mapping[str, Any], rows: Mapping[str, Row]) -> None:
