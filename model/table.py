@@ -73,6 +73,8 @@ MACHINE_VALUES: dict[str, tuple[str, ...]] = {
     "eating.split_chan_rule": ("allowed", "forbidden"),
     "eating.no_split_scope_rule": ("always", "after-eating-ca"),
     "eating.ca_over_chan_rule": ("no-ban", "counts-as-pass"),
+    # optional: a table without it judges wins as laid (model/win.py, `laid_pooled`)
+    "win.laid_rule": ("as-laid", "pooled"),
 }
 # Where a row's words are in the family's text: "<seed file> §<part> ¶<n>|•<n> s<m>[-<k>]",
 # several places separated by "; " (paragraph or bullet n of part, sentence m of it).
@@ -222,6 +224,9 @@ class Rules:
     # ([win] exact_min, exact_min_applies or exact_min_applies_by_value)
     exact_min: frozenset[int] = frozenset()
     exact_min_applies: frozenset[str] = frozenset()
+    # [win] laid_rule = "pooled": laid chắn and cạ are split again with the concealed
+    # cards when a win is judged (False: as laid; also when the table has no laid_rule)
+    laid_pooled: bool = False
 
     @property
     def players(self) -> int:
@@ -845,7 +850,7 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
     # special-cạ rows: required when the flow is played, optional (all or none) otherwise
     needed = [f for t in trios for f in t] if played else []
     if ck.keys("win", win, ["rule", "counts_rule"] + needed,
-               [f for t in trios for f in t if f not in needed] + list(exact)):
+               [f for t in trios for f in t if f not in needed] + list(exact) + ["laid_rule"]):
         for group in trios:
             given = [f for f in group if f in win]
             if given and len(given) != len(group) and not played:
@@ -854,7 +859,7 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
                         ck.add("win", f, f"goes with {', '.join(given)}: give all of "
                                f"{', '.join(group)} or none")
         for f in ("rule", "counts_rule", "never_complete_rule", "special_ca_in_hand_rule",
-                  "special_ca_final_rule", "exact_min_rule"):
+                  "special_ca_final_rule", "exact_min_rule", "laid_rule"):
             if f in win or f in ("rule", "counts_rule"):
                 ck.ref("win", f, win.get(f), rows)
         if "never_complete" in win:
@@ -866,8 +871,23 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
         _check_exact_min(ck, win, rows)
 
     _validate_turn(ck, data, rows, played)
+    _check_machine_values(ck, data, rows)
     _validate_cuoc(ck, data, rows)
     return rows, variants
+
+
+def _check_machine_values(ck: _Checker, data: Mapping[str, Any],
+                          rows: Mapping[str, Row]) -> None:
+    """A row the machine reads by role (`MACHINE_VALUES`) offers exactly the values the
+    machine knows, whichever section names it and whether or not the turn is played."""
+    for role, vals in MACHINE_VALUES.items():
+        sec, f = role.split(".")
+        part = data.get(sec)
+        ref = part.get(f, "") if isinstance(part, dict) else ""
+        r = rows.get(ref) if isinstance(ref, str) else None
+        if r is not None and set(r.values) != set(vals):
+            ck.add(sec, f, f"row {r.id!r} must offer exactly the values "
+                   f"{', '.join(vals)} (the machine knows these)")
 
 
 # --------------------------------------------------------------------------- cước
@@ -1041,15 +1061,6 @@ def _validate_turn(ck: _Checker, data: Mapping[str, Any], rows: dict[str, Row],
     if played and ck.keys("turn", turn, TURN_FIELDS):
         for f in TURN_FIELDS:
             ck.ref("turn", f, turn.get(f), rows)
-    for role, vals in MACHINE_VALUES.items():
-        sec, f = role.split(".")
-        part = data.get(sec)
-        ref = part.get(f, "") if isinstance(part, dict) else ""
-        r = rows.get(ref) if isinstance(ref, str) else None
-        if r is not None and set(r.values) != set(vals):
-            ck.add(sec, f, f"row {r.id!r} must offer exactly the values "
-                   f"{', '.join(vals)} (the machine knows these)")
-
     seen: set[tuple[str, str]] = set()
     claims = data.get("claim")
     if not isinstance(claims, list):
@@ -1457,4 +1468,5 @@ def _resolve(table: Table, variant: Variant, options: Mapping[str, str]) -> Rule
         rule_ids=rule_ids,
         exact_min=frozenset(cards.parse(c) for c in win.get("exact_min", [])),
         exact_min_applies=frozenset(exact_applies),
+        laid_pooled="laid_rule" in win and options[win["laid_rule"]] == "pooled",
     )
