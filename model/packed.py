@@ -522,11 +522,13 @@ class Packed:
         if not in_turn and not u_ok and hx < 3:
             return []
         b = self.bans_at[s]
-        lo = self.laid_at[s]
+        pool = None
+        if self.pooled:
+            lo = self.laid_at[s]
+            pool = self._pool(p[lo:lo + self.seat_size])
         won = self._win_or_chiu(p[h:h + F], p[b:b + F + 1], p[self.chan_at[s]], x,
                                 u_ok, chiu_u_ok, chiu_ok and (not second or in_turn),
-                                0 if in_turn else 1,
-                                self._pool(p[lo:lo + self.seat_size]) if self.pooled else None)
+                                0 if in_turn else 1, pool)
         acts = [self.act[k][s] for k, bit in WIN_OR_CHIU if won & bit]
         may_eat = eat_ok and not (src == S_DRAW and not second and self.plan.next_only)
         if may_eat and in_turn:
@@ -548,7 +550,10 @@ class Packed:
         chiu_free = hx >= 3 and not bits & B_CHIU
         out = 0
         if (u_ok or (chiu_u_ok and hx >= 3)) and not row[ANY] & B_WIN:
-            wh, wc = (hand, chan) if pool is None else pool
+            if pool is None:
+                wh, wc = hand, chan
+            else:
+                wh, wc = pool
             if u_ok and self.is_win(wh, wc, x, "u"):
                 out |= OPT_BITS["u"]
             # chíu-ù: three *concealed* copies (chiu_free), then the pooled counts
@@ -562,8 +567,9 @@ class Packed:
 
     def claims_of(self, p: bytes | bytearray, s: int) -> list[Action]:
         """Seat `s`'s claims on the open window (`seat_options`).  They depend only on
-        the seat's own hand, laid chắn and bans and on the window, so they are
-        remembered by those bytes (`_opts`, cleared past `cache_max` entries)."""
+        the seat's own hand, laid chắn and bans (pooled: its whole block, laid cards
+        included) and on the window, so they are remembered by those bytes (`_opts`,
+        cleared past `cache_max` entries)."""
         x, turn, reclaimer = p[WC], p[WT], p[WR]
         in_turn = s == turn
         h = self.hand_at[s]
