@@ -1,31 +1,75 @@
 """The cước (named bonuses) a winning hand has, from the table's ``[[cuoc]]`` entries.
 
-Only the cước that depend on the final hand alone are data today: each ``[[cuoc]]`` entry
-is a conjunction (``all``) of conditions from the closed vocabulary of model/table.py
-(`CARD_SELECTORS`, `GROUP_SELECTORS`, `MEASURES`, `COMPARISONS`).  Nothing is executed:
-this module interprets those few words and nothing else.
+Each ``[[cuoc]]`` entry is a conjunction (``all``) of conditions from the closed
+vocabulary of model/table.py (`CARD_SELECTORS`, `GROUP_SELECTORS`, `SCOPE_SELECTORS`,
+`CONTEXT_SELECTORS`, `FACTS`, `MEASURES`, `COMPARISONS`).  Nothing is executed: this
+module interprets those few words and nothing else.
 
 Card measures count over the final hand (every concealed card, the completing card
-included, plus every laid-down card).  Group measures read the decomposition the win
+included, plus every laid-down card); ``concealed``, ``laid`` and ``dealt`` count over a
+part of it or over the hand as dealt.  Group measures read the decomposition the win
 engine reports (`Verdict.groups`); ``chan`` is the engine's chắn count (`Verdict.chan`,
 the largest over every admissible decomposition, so it does not depend on the split).
+
+A cước may also depend on how the hand was won: a `WinContext` carries the kind of win,
+the winning card and where it came from, and the hand's history.  Without a context
+(`chanspec win`) only the entries that need none are judged; the others are left out.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from chanspec.model import cards
-from chanspec.model.table import Rules, cond_holds
-from chanspec.model.win import Group, Verdict
+from chanspec.model.table import (
+    CONTEXT_FACTS,
+    CONTEXT_MEASURES,
+    CONTEXT_SELECTORS,
+    HISTORY_SELECTORS,
+    WIN_SOURCES,
+    Rules,
+    cond_holds,
+)
+from chanspec.model.win import Group, Verdict, WinKind, engine
+
+
+@dataclass(frozen=True)
+class WinContext:
+    """How a hand was won, beyond its final cards: what the ``[[cuoc]]`` words of a win
+    context (`table.CONTEXT_FACTS`, `table.CONTEXT_MEASURES`) read.
+
+    `kind` is the engine's kind of win (``opening`` = thiên ù, the dealt hand of the cái
+    holder).  `card` is the winning card's face (None for an opening win) and `source`
+    where it came from (`table.SOURCES`).  `thong`: the same player won the previous hand
+    and declared it correctly (or it was treo tranh).  `first_round`: the win comes before
+    the winner's own turn has passed their cửa chì (địa ù).  `dealt`: the count of each
+    face in the hand as dealt, when known (None: cước that need it stay undecided)."""
+
+    kind: WinKind = "u"
+    card: int | None = None
+    source: str = "own-draw"
+    thong: bool = False
+    first_round: bool = False
+    dealt: tuple[int, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.source not in WIN_SOURCES:
+            raise ValueError(f"unknown source {self.source!r}; known: {', '.join(WIN_SOURCES)}")
+
+    def as_json(self) -> dict[str, object]:
+        return {"kind": self.kind, "card": None if self.card is None else cards.code(self.card),
+                "source": self.source, "thong": self.thong, "first_round": self.first_round,
+                "dealt": None if self.dealt is None else cards.codes(
+                    [f for f, n in enumerate(self.dealt) for _ in range(n)])}
 
 
 @dataclass(frozen=True)
 class CuocHit:
     """One cước the hand has: its row, its name, how many times it counts, its amounts
-    (``None`` when the table gives none)."""
+    (``None`` when the table gives none), the option row its amounts come from (if any)
+    and the cước it replaces (``replaced_by``: the cước that replaced this one)."""
 
     row: str
     name_vi: str
@@ -33,10 +77,58 @@ class CuocHit:
     times: int
     diem: int | None
     dich: int | None
+    amount_rule: str | None = None
+    group: str = "have"
+    replaced_by: str | None = None
+    rules: tuple[str, ...] = field(default_factory=tuple)
 
     def as_json(self) -> dict[str, object]:
-        return {"row": self.row, "name_vi": self.name_vi, "name_en": self.name_en,
-                "times": self.times, "diem": self.diem, "dich": self.dich}
+        out: dict[str, object] = {"row": self.row, "name_vi": self.name_vi,
+                                  "name_en": self.name_en, "times": self.times,
+                                  "diem": self.diem, "dich": self.dich}
+        if self.replaced_by is not None:
+            out["replaced_by"] = self.replaced_by
+        return out
+
+
+class Undecided(Exception):
+    """A condition that needs a fact the context does not carry (the dealt hand)."""
+
+
+@dataclass
+class _Hand:
+    """What the conditions read: the final hand, its parts, the verdict and the context."""
+
+    rules: Rules
+    counts: list[int]
+    concealed: list[int]
+    laid: Sequence[Group]
+    verdict: Verdict
+    ctx: WinContext | None
+    laid_counts: list[int] = field(default_factory=list)
+    held: dict[str, int] = field(default_factory=dict)  # cước so far -> times
+    _waits: int | None = None
+
+    def waits(self) -> int:
+        """How many faces would have completed the hand as it stood before the winning
+        card, by an ordinary win or by a chíu-ù (the card a fourth of three held)."""
+        if self._waits is None:
+            ctx = self.ctx
+            assert ctx is not None and ctx.card is not None
+            laid = final_counts([0] * cards.NUM_FACES, self.laid)
+            before = [c - n for c, n in zip(self.counts, laid, strict=True)]
+            before[ctx.card] -= 1
+            hand = [f for f, n in enumerate(before) for _ in range(n)]
+            hand += [f for g in self.laid for f in g.faces]
+            eng = engine(self.rules)
+            n = 0
+            for f in self.rules.table.deck_faces():
+                if self.counts[f] - (f == ctx.card) >= self.rules.copies:
+                    continue
+                kinds: tuple[WinKind, ...] = ("u", "chiu-u") if before[f] == 3 else ("u",)
+                n += any(eng.judge(hand, self.laid, f, k).win for k in kinds)
+            self._waits = n
+        return self._waits
 
 
 def final_counts(concealed_counts: Sequence[int], laid_groups: Sequence[Group]) -> list[int]:
@@ -48,20 +140,57 @@ def final_counts(concealed_counts: Sequence[int], laid_groups: Sequence[Group]) 
     return out
 
 
-def measure(m: Mapping[str, Any], rules: Rules, counts: Sequence[int],
-            verdict: Verdict) -> int:
-    """The value of one measure (``count`` or ``sets``) over a final hand."""
-    if "sets" in m:
-        return min(counts[cards.parse(c)] for c in m["sets"])
-    sel = m["count"]
+def _scope_value(sel: Any, counts: Sequence[int], h: _Hand) -> int:
+    """A scope selector (``cards``, ``red``, ``black``, ``quads``, ``pairs``, ``card``
+    or a list of faces) over one count vector."""
     if isinstance(sel, list):
         return sum(counts[f] for f in {cards.parse(c) for c in sel})
     if sel == "cards":
         return sum(counts)
     if sel == "red":
-        return sum(n for f, n in enumerate(counts) if f in rules.red)
+        return sum(n for f, n in enumerate(counts) if f in h.rules.red)
     if sel == "black":
-        return sum(n for f, n in enumerate(counts) if f not in rules.red)
+        return sum(n for f, n in enumerate(counts) if f not in h.rules.red)
+    if sel == "quads":
+        return sum(1 for n in counts if n >= 4)
+    if sel == "pairs":
+        return sum(n // 2 for n in counts)
+    if sel == "card":
+        if h.ctx is None or h.ctx.card is None:
+            return 0
+        return counts[h.ctx.card]
+    raise ValueError(f"unknown selector {sel!r}")  # the loader refuses it first
+
+
+def measure(m: Mapping[str, Any], rules: Rules, counts: Sequence[int],
+            verdict: Verdict, h: _Hand | None = None) -> int:
+    """The value of one measure over a final hand (and its context, for the words of
+    `table.CONTEXT_MEASURES`)."""
+    if h is None:
+        h = _Hand(rules, list(counts), list(counts), (), verdict, None, [0] * len(counts))
+    if "sets" in m:
+        return min(counts[cards.parse(c)] for c in m["sets"])
+    if "concealed" in m:
+        return _scope_value(m["concealed"], h.concealed, h)
+    if "laid" in m:
+        sel = m["laid"]
+        if sel == "chiu":
+            return sum(1 for g in h.laid if g.kind == "chiu")
+        if sel == "bon":
+            chan_faces = [g.faces[0] for g in h.laid if g.kind == "chan"]
+            return sum(1 for f in set(chan_faces) if chan_faces.count(f) >= 2)
+        return _scope_value(sel, h.laid_counts, h)
+    if "dealt" in m:
+        if h.ctx is None or h.ctx.dealt is None:
+            raise Undecided("dealt")
+        return _scope_value(m["dealt"], h.ctx.dealt, h)
+    if "held" in m:
+        return sum(1 for _ in h.held)
+    sel = m["count"]
+    if sel == "waits":
+        return h.waits()
+    if isinstance(sel, list) or sel in ("cards", "red", "black", "quads", "card"):
+        return _scope_value(sel, counts, h)
     if sel == "chan":
         return verdict.chan or 0
     groups = verdict.groups or ()
@@ -74,27 +203,186 @@ def measure(m: Mapping[str, Any], rules: Rules, counts: Sequence[int],
 
 def holds(cond: Mapping[str, Any], value: int) -> bool:
     if "eq" in cond:
-        return value == cond["eq"]
+        return bool(value == cond["eq"])
     if "ge" in cond:
-        return value >= cond["ge"]
-    return value <= cond["le"]
+        return bool(value >= cond["ge"])
+    return bool(value <= cond["le"])
+
+
+def _fact(cond: Mapping[str, Any], h: _Hand) -> bool:
+    """A fact of the context: ``kind``, ``source``, ``card`` (lists to be in), ``flag``
+    (a named yes/no) and ``has`` (a cước judged earlier in the table)."""
+    ctx = h.ctx
+    assert ctx is not None
+    if "kind" in cond:
+        return ctx.kind in cond["kind"]
+    if "source" in cond:
+        return ctx.source in cond["source"]
+    if "card" in cond:
+        return ctx.card is not None and cards.code(ctx.card) in {
+            cards.code(cards.parse(c)) for c in cond["card"]}
+    if "has" in cond:
+        return cond["has"] in h.held
+    flag = cond["flag"]
+    return bool({"thong": ctx.thong, "first-round": ctx.first_round}[flag])
+
+
+def _needs_context(cond: Mapping[str, Any]) -> bool:
+    if "any" in cond:
+        return any(_needs_context(c) for alt in cond["any"] for c in alt)
+    if any(k in cond for k in CONTEXT_FACTS) or any(k in cond for k in CONTEXT_MEASURES):
+        return True
+    if cond.get("laid") in HISTORY_SELECTORS:
+        return True
+    sel = cond.get("count", cond.get("concealed", cond.get("laid")))
+    return isinstance(sel, str) and sel in CONTEXT_SELECTORS
+
+
+def entry_needs_context(entry: Mapping[str, Any]) -> bool:
+    """Whether a ``[[cuoc]]`` entry reads anything beyond the final hand."""
+    return any(_needs_context(c) for c in entry["all"])
+
+
+def _cond_holds(cond: Mapping[str, Any], h: _Hand) -> bool:
+    if "when" in cond and not cond_holds(cond["when"], h.rules.options):
+        return True  # a condition that applies under another reading only
+    if "any" in cond:
+        return any(all(_cond_holds(c, h) for c in alt) for alt in cond["any"])
+    if any(k in cond for k in CONTEXT_FACTS):
+        return _fact(cond, h) == cond.get("is", True)
+    return holds(cond, measure(cond, h.rules, h.counts, h.verdict, h))
+
+
+def _times(entry: Mapping[str, Any], h: _Hand) -> int:
+    spec = entry.get("times")
+    if spec is None or not cond_holds(entry.get("times_if", True), h.rules.options):
+        return 1
+    for m in spec if isinstance(spec, list) else [spec]:
+        if cond_holds(m.get("when", True), h.rules.options):
+            return measure(m, h.rules, h.counts, h.verdict, h)
+    return 1
+
+
+def amounts(entry: Mapping[str, Any], rules: Rules) -> tuple[int | None, int | None]:
+    """(điểm, dịch) of an entry: its own, or those of the value its ``amount_rule``
+    (an option row) has under these rules."""
+    if "amount_rule" in entry:
+        d, c = entry["amounts"][rules.options[entry["amount_rule"]]]
+        return int(d), int(c)
+    return entry.get("diem"), entry.get("dich")
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """Every cước a winning hand holds (`held`, in table order, replaced ones marked) and
+    the rows that could not be judged for want of a fact (`undecided`)."""
+
+    held: tuple[CuocHit, ...]
+    undecided: tuple[str, ...]
+
+    @property
+    def declared(self) -> tuple[CuocHit, ...]:
+        """The cước to declare: those held that no other cước held replaces."""
+        return tuple(h for h in self.held if h.replaced_by is None)
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """A winner's declaration (xướng) judged against the cước the hand holds: the rows
+    named that make it wrong (`wrong`: not held, named beside the cước that replaces
+    them, or named alone where the table says that is wrong), the cước held but not named
+    (`missing`: forfeited), and the cước paid (`paid`: those named, when nothing is wrong)."""
+
+    named: tuple[str, ...]
+    wrong: tuple[str, ...]
+    missing: tuple[str, ...]
+    paid: tuple[CuocHit, ...]
+
+    @property
+    def correct(self) -> bool:
+        """No wrong name (a declaration that leaves cước out is still correct)."""
+        return not self.wrong
+
+    def as_json(self) -> dict[str, object]:
+        return {"named": list(self.named), "correct": self.correct, "wrong": list(self.wrong),
+                "missing": list(self.missing), "paid": [h.row for h in self.paid]}
+
+
+def check_declaration(rules: Rules, j: Judgement, named: Sequence[str]) -> Declaration:
+    """Judge a declaration naming the cước rows `named` (000 [Xướng] ¶1: naming a cước
+    the hand lacks is wrong, leaving one out forfeits it; [Cước] ¶4 and #12 for replaced
+    cước, as each entry's ``declare_replaced`` says)."""
+    entries = {c["rule"]: c for c in rules.table.data.get("cuoc", [])}
+    held = {h.row: h for h in j.held}
+    names = list(dict.fromkeys(named))
+    wrong: list[str] = []
+    paid: list[CuocHit] = []
+    for r in names:
+        h = held.get(r)
+        if h is None:
+            wrong.append(r)
+        elif h.replaced_by is None:
+            paid.append(h)
+        elif h.replaced_by in names:
+            wrong.append(r)
+        elif entries[h.replaced_by]["declare_replaced"] == "wrong":
+            wrong.append(r)
+        else:
+            paid.append(h)
+    missing = [h.row for h in j.declared if h.row not in names]
+    return Declaration(tuple(names), tuple(wrong), tuple(missing),
+                       () if wrong else tuple(paid))
+
+
+def judge(rules: Rules, concealed_counts: Sequence[int], laid_groups: Sequence[Group],
+          verdict: Verdict, ctx: WinContext | None = None) -> Judgement:
+    """Every cước of the table the winning hand has.  Without `ctx` only the entries
+    that read the final hand alone are judged.  `concealed_counts` includes the
+    completing card."""
+    if not verdict.win:
+        return Judgement((), ())
+    counts = final_counts(concealed_counts, laid_groups)
+    concealed = list(concealed_counts) + [0] * max(0, cards.NUM_FACES - len(concealed_counts))
+    laid_counts = final_counts([0] * cards.NUM_FACES, laid_groups)
+    if ctx is not None and ctx.kind == "chiu-u" and ctx.card is not None:
+        # the winning chíu is laid down as it wins: its four cards are no longer concealed
+        laid_counts[ctx.card] += concealed[ctx.card]
+        concealed[ctx.card] = 0
+    h = _Hand(rules, counts, concealed, laid_groups, verdict, ctx, laid_counts)
+    found: list[tuple[Mapping[str, Any], int]] = []
+    undecided: list[str] = []
+    for c in rules.table.data.get("cuoc", []):
+        if ctx is None and entry_needs_context(c):
+            continue
+        try:
+            if not all(_cond_holds(cond, h) for cond in c["all"]):
+                continue
+        except Undecided:
+            undecided.append(c["rule"])
+            continue
+        times = _times(c, h)
+        if times <= 0:
+            continue
+        h.held[c["rule"]] = times
+        found.append((c, times))
+    replaced: dict[str, str] = {}
+    for c, _ in found:
+        for r in c.get("replaces", []):
+            if r in h.held and r not in replaced:
+                replaced[r] = c["rule"]
+    hits = []
+    for c, times in found:
+        row = rules.table.rows[c["rule"]]
+        d, dich = amounts(c, rules)
+        hits.append(CuocHit(row.id, row.title_vi, row.title_en, times, d, dich,
+                            c.get("amount_rule"), c.get("group", "have"),
+                            replaced.get(row.id),
+                            tuple(r for r in (row.id, c.get("amount_rule")) if r)))
+    return Judgement(tuple(hits), tuple(undecided))
 
 
 def hand_cuoc(rules: Rules, concealed_counts: Sequence[int], laid_groups: Sequence[Group],
-              verdict: Verdict) -> list[CuocHit]:
-    """Every cước of the table the winning hand has, in table order; none for a hand that
-    does not win.  `concealed_counts` includes the completing card."""
-    if not verdict.win:
-        return []
-    counts = final_counts(concealed_counts, laid_groups)
-    hits = []
-    for c in rules.table.data.get("cuoc", []):
-        if not all(holds(cond, measure(cond, rules, counts, verdict)) for cond in c["all"]):
-            continue
-        times = 1
-        if "times" in c and cond_holds(c.get("times_if", True), rules.options):
-            times = measure(c["times"], rules, counts, verdict)
-        row = rules.table.rows[c["rule"]]
-        hits.append(CuocHit(row.id, row.title_vi, row.title_en, times,
-                            c.get("diem"), c.get("dich")))
-    return hits
+              verdict: Verdict, ctx: WinContext | None = None) -> list[CuocHit]:
+    """The cước to declare for a winning hand, in table order; none for a hand that does
+    not win.  Without `ctx`, only those the final hand alone decides."""
+    return list(judge(rules, concealed_counts, laid_groups, verdict, ctx).declared)

@@ -203,34 +203,34 @@ class _Plan:
     partners of every face.  Pure derived data: it never changes what the rules say."""
 
     def __init__(self, rules: Rules):
-        opt, rid = rules.option, rules.rid
-        self.auto_timeout = opt(rid("turn.timeout_rule")) == "auto-pass"
-        stuck = opt(rid("turn.stuck_rule"))
+        mv = rules.machine_value
+        self.auto_timeout = mv("turn.timeout_rule") == "auto-pass"
+        stuck = mv("turn.stuck_rule")
         # bans are lifted only under lift-bans; forbid-claim refuses the claims that would
         # leave the claimer with every card banned, so a stuck discard can never be due
         self.stuck_as_written = stuck != "lift-bans"
         self.forbid_stranding = stuck == "forbid-claim"
         # a returned card the interrupted player lets go passes on to the next seat
-        self.return_on = opt(rid("turn.return_resume_rule")) == "to-next-seat"
+        self.return_on = mv("turn.return_resume_rule") == "to-next-seat"
         # the nọc is empty once its last card is drawn: that card may only be won on
-        self.end_when_empty = opt(rid("turn.exhausted_rule")) == "noc-empty"
+        self.end_when_empty = mv("turn.exhausted_rule") == "noc-empty"
         # only a pass declines a win (not an eat or chíu instead)
-        self.decline_pass_only = opt(rid("turn.decline_rule")) == "pass-only"
+        self.decline_pass_only = mv("turn.decline_rule") == "pass-only"
         # letting one's own drawn card go creates the bans of letting a card go
-        self.own_draw_bans = opt(rid("turn.own_draw_pass_rule")) == "counts"
+        self.own_draw_bans = mv("turn.own_draw_pass_rule") == "counts"
         # giving a card back after an out-of-turn chíu is not a discard
-        self.return_free = opt(rid("turn.return_discard_rule")) == "not-a-discard"
+        self.return_free = mv("turn.return_discard_rule") == "not-a-discard"
         # a card of a concealed chắn may be used to eat a cạ
-        self.split_chan_ok = opt(rid("eating.split_chan_rule")) == "allowed"
+        self.split_chan_ok = mv("eating.split_chan_rule") == "allowed"
         # the ban on splitting a cạ held applies only after eating a cạ
-        self.split_after_ca = opt(rid("eating.no_split_scope_rule")) == "after-eating-ca"
+        self.split_after_ca = mv("eating.no_split_scope_rule") == "after-eating-ca"
         # eating as a cạ a card one could eat as a chắn counts as letting the chắn go
-        self.ca_over_chan = opt(rid("eating.ca_over_chan_rule")) == "counts-as-pass"
+        self.ca_over_chan = mv("eating.ca_over_chan_rule") == "counts-as-pass"
         # an eat or chíu must leave a card to discard/return (unless the table says not)
-        self.keep_one = opt(rid("turn.empty_hand_rule")) == "forbid"
-        self.next_only = opt(rid("turn.drawn_offer_rule")) == "next-only"
-        self.owner_first = opt(rid("claims.tie_break_option")) == "owner-first"
-        self.reclaim = opt(rid("turn.reclaim_rule")) == "before-next-acts"
+        self.keep_one = mv("turn.empty_hand_rule") == "forbid"
+        self.next_only = mv("turn.drawn_offer_rule") == "next-only"
+        self.owner_first = rules.option(rules.rid("claims.tie_break_option")) == "owner-first"
+        self.reclaim = mv("turn.reclaim_rule") == "before-next-acts"
         self.claim_ok = {k: c.allowed for k, c in rules.claims.items()}
         self.tier = {kind: i for i, t in enumerate(rules.priority) for kind in t}
         # the row that puts one claim kind ahead of another: [claims] priority_rules[i]
@@ -248,6 +248,8 @@ class _Plan:
         self.by_trigger: dict[str, list[tuple[str, tuple[str, ...],
                                               dict[int, tuple[int, ...]] | None, str]]] = {}
         for r in rules.restrictions:
+            if r.when:
+                continue
             reach = (None if r.scope == "face" else
                      {f: rules.scope_faces(r.scope, f)[1:] for f in faces})
             self.by_trigger.setdefault(r.trigger, []).append(
@@ -258,8 +260,24 @@ class _Plan:
         self.ca_partners = {x: frozenset(y for y in faces if y != x and rules.is_ca(x, y))
                             for x in faces}
         self.comp_of = {f: c for c in rules.components for f in c}
-        self.no_split_rule = rid("eating.no_split_rule")
-        self.odd_rule = rid("eating.odd_group_exception_rule")
+        self.no_split_rule = rules.rule_ids.get("eating.no_split_rule", "")
+        self.odd_rule = rules.rule_ids.get("eating.odd_group_exception_rule", "")
+        # restriction-mode=penalise: the bans of the rules of play refuse nothing; an act
+        # that breaks one is made and recorded as a fault (`State.faults`), found by the
+        # same checks run in forbid mode (`strict`, this plan's forbid twin)
+        self.enforce = mv("turn.restriction_mode_rule") != "penalise"
+        self.strict: _Plan = self
+        # restrictions on the hand at the moment of an eat: ban -> [(row, condition)]
+        self.when: dict[str, list[tuple[str, str]]] = {}
+        for r in rules.restrictions:
+            if r.when:
+                for ban in r.bans:
+                    self.when.setdefault(ban, []).append((r.rule, r.when))
+        self.fault_rows = frozenset(
+            [r.rule for r in rules.restrictions] + [r.scope_rule for r in rules.restrictions
+                                                    if r.scope_rule]
+            + [x for x in (self.no_split_rule, rules.rule_ids.get("eating.split_chan_rule"))
+               if x])
         # Actions are immutable: one shared instance per (kind, seat, card) saves building
         # thousands of them per hand.  act[kind][seat] is the card-less action,
         # card_act[kind][seat][face] the one with a card.
@@ -272,6 +290,7 @@ class _Plan:
 
 
 _PLANS: dict[tuple[Any, ...], _Plan] = {}
+_NO_BANS: dict[str, Any] = {"no-discard": frozenset()}  # a ban index that bans nothing
 
 
 def _plan(rules: Rules) -> _Plan:
@@ -279,6 +298,10 @@ def _plan(rules: Rules) -> _Plan:
     p = _PLANS.get(k)
     if p is None:
         p = _PLANS[k] = _Plan(rules)
+        if not p.enforce:
+            p.strict = _copy.copy(p)
+            p.strict.enforce = True
+            p.strict.strict = p.strict
     return p
 
 
@@ -307,6 +330,9 @@ class State:
         self.marks: list[list[Mark]] = [[] for _ in range(self.n)]
         self.discarded: list[set[int]] = [set() for _ in range(self.n)]
         self.result: dict[str, Any] | None = None
+        # restriction-mode=penalise: every act that broke a rule of play, in order:
+        # {"seat", "action", "rules"}
+        self.faults: list[dict[str, Any]] = []
         self._plan = _plan(rules)
         # per seat, an index of its marks (None: to rebuild); see _ban_index
         self._bans: list[dict[str, Any] | None] = [None] * self.n
@@ -461,6 +487,8 @@ class State:
         and ``"no-discard"``: the faces some mark bans from discard.  Built on first use,
         then kept up to date by `_mark` and `_discarded` (and dropped when a reclaim
         removes marks)."""
+        if not self._plan.enforce:
+            return _NO_BANS  # restriction-mode=penalise: bans refuse nothing
         idx = self._bans[seat]
         if idx is None:
             idx = {}
@@ -503,7 +531,7 @@ class State:
         out (a reclaim undoes the pass that created them)."""
         by_face = self._ban_index(seat).get(ban)
         if not by_face:
-            return []
+            return []  # (always so under restriction-mode=penalise)
         anyface = by_face.get(None)
         this = by_face.get(face) if face is not None else None
         if ignore == -2 and not (anyface and this):
@@ -532,7 +560,7 @@ class State:
         """(forbidding, allowing) rule ids for eating x with y as a cạ."""
         h = self.hands[seat]
         r = self.rules
-        if h[y] % 2 == 0:
+        if h[y] % 2 == 0 or not (self._plan.no_split_rule and self._plan.enforce):
             return [], []
         partners = self._plan.ca_partners[y]
         holds_ca = any(h[z] % 2 == 1 for z in partners)
@@ -626,7 +654,53 @@ class State:
         """Whether seat s may eat x as a chắn (x in hand, no ban, not left stranded)."""
         h = self.hands[s]
         return bool(h[x]) and not self._banned(s, "eat-chan", x, ignore) and not (
-            self._plan.forbid_stranding and self._strands(s, x, 1, None, ignore))
+            self._plan.forbid_stranding and self._strands(s, x, 1, None, ignore)) and not (
+            self._plan.when and self._when_banned(s, "eat-chan", x, x))
+
+    def _when_banned(self, s: int, ban: str, x: int, y: int) -> list[str]:
+        """The rows of the restrictions on the hand (``when``) that ban eating x with y
+        (`ban`: eat-chan or eat-ca) for seat s now; see `HAND_CONDITIONS`."""
+        if not self._plan.enforce:
+            return []
+        return [rule for rule, cond in self._plan.when.get(ban, ())
+                if self._hand_meets(s, cond, x, y)]
+
+    def _hand_meets(self, s: int, cond: str, x: int, y: int) -> bool:
+        h = self.hands[s]
+        ca = self._plan.ca_partners
+        if cond == "holds-taken-face":
+            return h[x] >= 1
+        if cond == "holds-three-taken":
+            return h[x] >= 3
+        if cond == "used-from-chan":
+            return h[y] >= 2 and h[y] % 2 == 0
+        if cond == "used-from-ca":
+            return h[y] % 2 == 1 and any(h[z] % 2 for z in ca[y])
+        if cond == "holds-ca-of-rank":
+            odd = [f for f in self.rules.scope_faces("rank", x) if h[f] % 2]
+            return any(b in ca[a] for a in odd for b in odd)
+        loose = self._loose_card(s)
+        if cond == "one-loose-card":
+            return loose is not None
+        if cond == "waiting-card-used":
+            return loose == y
+        raise ValueError(f"unknown hand condition {cond!r}")
+
+    def _loose_card(self, s: int) -> int | None:
+        """The one card of seat s's concealed hand outside a split of the rest into pairs
+        (chắn or cạ), if the hand is all pairs but one card."""
+        h = self.hands[s]
+        if sum(h) % 2 == 0:
+            return None
+        best = self.engine.concealed_best
+        for f in self.rules.faces:
+            if h[f]:
+                h[f] -= 1
+                whole = best(h) >= 0
+                h[f] += 1
+                if whole:
+                    return f
+        return None
 
     def _empties(self, h: list[int], used: int) -> bool:
         """Whether laying down `used` concealed cards would leave none to discard or
@@ -650,14 +724,19 @@ class State:
             else:
                 if ca_ok is None:
                     ca_ok = not self._banned(s, "eat-ca", x, ignore)
-                if (ca_ok and not self._splits_ca(s, h, y) and (plan.split_chan_ok or h[y] % 2)
+                if (ca_ok and not self._splits_ca(s, h, y)
+                        and (plan.split_chan_ok or not plan.enforce or h[y] % 2)
                         and not (plan.forbid_stranding and self._strands(
-                            s, y, 1, x, ignore, could_chan=chan and ignore == -2))):
+                            s, y, 1, x, ignore, could_chan=chan and ignore == -2))
+                        and not self._banned(s, "eat-ca-with", y, ignore)
+                        and not (plan.when and self._when_banned(s, "eat-ca", x, y))):
                     out.append(y)
         return out
 
     def _splits_ca(self, s: int, h: list[int], y: int) -> bool:
         """Whether eating a cạ with y would split a cạ held (`_split_rules` forbids it)."""
+        if not (self._plan.no_split_rule and self._plan.enforce):
+            return False  # the table has no such limit, or restriction-mode=penalise
         if h[y] % 2 == 0 or not any(h[z] % 2 for z in self._plan.ca_partners[y]):
             return False
         if self._plan.split_after_ca and not any(g.kind == "ca" for g in self.laid[s]):
@@ -822,8 +901,8 @@ class State:
                                                              returning=s != w.turn):
                 return self._stranded_reason()
             extra = [] if s == w.turn else [rid("turn.chiu_return_rule")]
-            if x in r.never_complete:  # a chíu of a face that may never complete ù
-                extra.append(rid("turn.chiu_yeu_rule"))
+            if x in r.never_complete and "turn.chiu_yeu_rule" in r.rule_ids:
+                extra.append(rid("turn.chiu_yeu_rule"))  # a face that never completes ù
             return ([why, rid("turn.chiu_optional_rule")] + self._react(s, w) + extra + declines,
                     "allowed", "được phép")
         if a.kind in ("eat", "reclaim"):
@@ -859,6 +938,10 @@ class State:
                             f"người này bị cấm ăn {cards.name(x)}")
                 if self._plan.forbid_stranding and self._strands(s, x, 1, None, ignore):
                     return self._stranded_reason()
+                b = self._when_banned(s, "eat-chan", x, x)
+                if b:
+                    return (b, f"eating {cards.name(x)} as a chắn breaks a rule of play in "
+                            "this hand", f"ăn {cards.name(x)} thành Chắn lúc này là phạm luật")
                 return ([why, r.rid("pairing.chan_rule")] + declines, "allowed as a chắn",
                         "ăn thành Chắn")
             if not r.is_ca(x, y):
@@ -869,12 +952,21 @@ class State:
             if b:
                 return (b, f"eating {cards.name(x)} as a cạ is banned for this player",
                         f"người này bị cấm ăn {cards.name(x)} thành Cạ")
+            b = self._banned(s, "eat-ca-with", y, ignore)
+            if b:
+                return (b, f"eating a cạ with {cards.name(y)} is banned for this player",
+                        f"người này bị cấm dùng {cards.name(y)} để ăn Cạ")
+            b = self._when_banned(s, "eat-ca", x, y)
+            if b:
+                return (b, f"eating {cards.name(x)} with {cards.name(y)} as a cạ breaks a rule "
+                        "of play in this hand", f"ăn {cards.name(x)} với {cards.name(y)} "
+                        "thành Cạ lúc này là phạm luật")
             forbid, allow = self._split_rules(s, x, y)
             if forbid:
                 return (forbid, f"{cards.name(y)} sits in a cạ in the hand; it may not be split",
                         f"{cards.name(y)} đang nằm trong một Cạ trên tay, không được tách")
-            if h[y] % 2 == 0:
-                if not self._plan.split_chan_ok:
+            if h[y] % 2 == 0 and "eating.split_chan_rule" in r.rule_ids:
+                if not self._plan.split_chan_ok and self._plan.enforce:
                     return ([rid("eating.split_chan_rule")],
                             f"{cards.name(y)} belongs to a concealed chắn, which may not be "
                             "broken to eat a cạ",
@@ -924,6 +1016,8 @@ class State:
             self._event({"type": "timeout-as", "seat": action.seat, "action": action.as_json()})
         k = action.kind
         s = action.seat
+        if not self._plan.enforce and self.phase in ("opening", "discard", "return"):
+            self._record_faults(action)
         if self.phase == "opening":
             if k == "u":
                 self._win(s, "opening", None)
@@ -984,6 +1078,23 @@ class State:
     def _event(self, e: dict[str, Any]) -> None:
         self.events.append(e)
 
+    def _record_faults(self, a: Action) -> None:
+        """restriction-mode=penalise: record the rows `a` breaks, i.e. those that would
+        refuse it under forbid (the same checks, run on a twin with this plan's `strict`
+        twin), as a fault of its seat.  Called before `a` takes effect."""
+        twin = self.copy()
+        twin._plan = self._plan.strict
+        if twin.phase == "window" and twin.window is not None:
+            twin.window.responses = {}
+            twin.window.options = twin._window_options(twin.window)
+        if twin._is_legal(a):
+            return
+        why, _, _ = twin._reasons(a, False)
+        rows = [r for r in dict.fromkeys(why) if r in self._plan.fault_rows] or list(why)
+        fault = {"seat": a.seat, "action": a.code(), "rules": rows}
+        self.faults.append(fault)
+        self._event({"type": "fault", "seat": a.seat, "rules": rows})
+
     def _mark(self, seat: int, rule: str, ban: str, face: int | None, via: str = "") -> None:
         self.marks[seat].append(Mark(rule, ban, face, len(self.history) - 1, via))
         idx = self._bans[seat]
@@ -1033,13 +1144,26 @@ class State:
     def _discard(self, s: int, f: int) -> None:
         self.hands[s][f] -= 1
         self._trigger(s, "discard", f)
+        self._discard_triggers(s, f)
         self._discarded(s, f)
         self._open(Window(f, s, "discard", (s + 1) % self.n, s))
+
+    def _discard_triggers(self, s: int, f: int) -> None:
+        """The triggers of a discard beyond ``discard`` itself (called after the card left
+        the hand, before it joins the seat's discards): ``discard-from-chan`` when the hand
+        held the face at least twice, ``discard-ca`` when it forms a cạ with an earlier
+        discard of the seat."""
+        by = self._plan.by_trigger
+        if "discard-from-chan" in by and self.hands[s][f] >= 1:
+            self._trigger(s, "discard-from-chan", f)
+        if "discard-ca" in by and self._plan.ca_partners[f] & self.discarded[s]:
+            self._trigger(s, "discard-ca", f)
 
     def _return(self, s: int, f: int) -> None:
         self.hands[s][f] -= 1
         if not self._plan.return_free:  # return-is-discard=a-discard
             self._trigger(s, "discard", f)
+            self._discard_triggers(s, f)
             self._discarded(s, f)
         old = self.interrupted
         assert old is not None
@@ -1147,6 +1271,8 @@ class State:
         if best is None:
             self._let_go(w)
             return
+        if not self._plan.enforce:
+            self._record_faults(best)
         k, s = best.kind, best.seat
         if k in ("u", "chiu-u"):
             self._win(s, k, x)
@@ -1177,6 +1303,7 @@ class State:
         self.laid[s].append(g)
         self.laid_chan[s] += g.chan
         self._event({"type": "laid", "seat": s, "group": cards.codes(g.faces)})
+        self._trigger(s, "eat", x)
         if g.kind == "ca":
             self._trigger(s, "eat-ca", x, y)
         self.window = None
@@ -1208,6 +1335,8 @@ class State:
             self.result = {"result": "draw", "winner": None,
                            "rules": [self.rules.rid("turn.exhausted_rule"),
                                      self.rules.rid("turn.recycle_rule")]}
+            if self.faults:
+                self.result["faults"] = [dict(f) for f in self.faults]
             self._event({"type": "end", "result": "draw"})
             return
         f = self.noc[self.noc_pos]
@@ -1233,6 +1362,8 @@ class State:
             "rules": list(v.rules) + [self.rules.rid("turn.reveal_rule"),
                                       self.rules.rid("turn.next_opener_rule")],
         }
+        if self.faults:
+            self.result["faults"] = [dict(f) for f in self.faults]
         self._event({"type": "end", "result": "win", "seat": s, "kind": kind,
                      "card": self.result["card"], "hand": self.result["hand"]})
 
@@ -1253,6 +1384,7 @@ class State:
         c.marks = [list(m) for m in self.marks]
         c.discarded = [set(d) for d in self.discarded]
         c.result = None if self.result is None else dict(self.result)
+        c.faults = list(self.faults)
         c._plan = self._plan
         c._bans = [None] * self.n  # indexes are updated in place: rebuilt lazily
         return c
@@ -1288,6 +1420,7 @@ class State:
             tuple(frozenset(d) for d in self.discarded),
             None if self.result is None else (self.result.get("winner"),
                                               self.result.get("kind")),
+            tuple((f["seat"], tuple(f["rules"])) for f in self.faults),
         )
 
     def __eq__(self, other: object) -> bool:

@@ -134,10 +134,42 @@ def claim_kind(code: int) -> int:
     return code
 
 
+def unsupported(rules: Rules) -> str | None:
+    """Why the packed machine cannot play these rules (None when it can): it encodes the
+    family's restriction vocabulary in a fixed set of ban bits and refuses what is outside
+    it, so that a checker falls back to the reference machine instead of a wrong answer."""
+    plan = _plan(rules)
+    if not plan.enforce:
+        return ("restriction-mode=penalise (acts that break a rule are made and recorded as "
+                "faults; the packed positions hold no faults)")
+    if plan.when:
+        return "restrictions on the hand at the moment of an eat ([[restriction]] when)"
+    extra = set(plan.by_trigger) - set(PACKED_TRIGGERS)
+    if extra:
+        return f"the restriction triggers {', '.join(sorted(extra))}"
+    bans = {b for rows in plan.by_trigger.values() for _r, bs, _reach, _v in rows for b in bs}
+    if bans - set(BAN_BITS):
+        return f"the bans {', '.join(sorted(bans - set(BAN_BITS)))}"
+    if any(r.scope == "any" for r in rules.restrictions):
+        return "restrictions of scope any"
+    if rules.opening_min_chan != rules.min_chan:
+        return "a win on the dealt hand with fewer chắn than any other win"
+    return None
+
+
+# the triggers the packed machine records (the family's vocabulary)
+PACKED_TRIGGERS = ("pass-could-chan", "pass-could-ca", "discard", "eat-ca", "decline-u",
+                   "decline-opening")
+
+
 class Packed:
     """The machine on packed positions, for one resolved rule set and a list of deals."""
 
     def __init__(self, rules: Rules, deals: Sequence[Deal]):
+        why = unsupported(rules)
+        if why is not None:
+            raise ValueError(f"the packed machine does not play table {rules.table.id!r}: "
+                             f"{why}; use the reference machine (--engine reference)")
         if len(deals) > 65535:
             raise ValueError("one packed search holds at most 65,535 deals")
         self.rules = rules

@@ -42,8 +42,24 @@ SOURCES = ("draw", "discard", "return")
 CLAIMS = ("u", "chiu", "chiu-u", "eat")
 TRIGGERS = (
     "pass-could-chan", "pass-could-ca", "discard", "eat-ca", "decline-u", "decline-opening",
+    "eat", "discard-ca", "discard-from-chan",
 )
-BANS = ("eat-chan", "eat-ca", "chiu", "discard", "discard-ca-pair", "discard-ca-eaten", "win")
+BANS = ("eat-chan", "eat-ca", "chiu", "discard", "discard-ca-pair", "discard-ca-eaten", "win",
+        "eat-ca-with")
+# Conditions on the hand at the moment of an eat (a ``[[restriction]]`` with ``when``
+# instead of ``trigger``: it bans the act while the condition holds; x is the card taken,
+# y the card used from the hand; "a held cạ" is two faces that pair, each held an odd
+# number of times, so that neither stands in a chắn):
+#   holds-taken-face   the hand holds a card of x's face (eating x as a cạ: a chắn was there)
+#   holds-three-taken  the hand holds three of x (eating it instead of a chíu)
+#   used-from-chan     y stands in a chắn held (an even count of y, at least two)
+#   used-from-ca       y stands in a cạ held
+#   holds-ca-of-rank   the hand holds a cạ of x's rank
+#   one-loose-card     the concealed hand is all pairs but one card
+#   waiting-card-used  ... and y is that one card
+HAND_CONDITIONS = ("holds-taken-face", "holds-three-taken", "used-from-chan", "used-from-ca",
+                   "holds-ca-of-rank", "one-loose-card", "waiting-card-used")
+WHEN_BANS = ("eat-chan", "eat-ca")
 # How far a restriction's bans reach from the card that triggered them (`scope`, or
 # `scope_option` + `scope_by_value`; the default is "face"):
 #   face         that face only
@@ -51,10 +67,11 @@ BANS = ("eat-chan", "eat-ca", "chiu", "discard", "discard-ca-pair", "discard-ca-
 #                without a rank (Chi Chi, Lão, Thang) reaches only itself
 #   ca-partners  the face and every face that forms a cạ with it under the table's
 #                pairing (for the rules resolved: `lao-thang` may add or remove a partner)
+#   any          every face of the deck
 # A scope wider than "face" applies only to bans on a face (`SCOPED_BANS`): a ban on any
 # face (win, discard-ca-pair) or on the faces of an eaten cạ has no scope to widen.
-SCOPES = ("face", "rank", "ca-partners")
-SCOPED_BANS = ("eat-chan", "eat-ca", "chiu", "discard")
+SCOPES = ("face", "rank", "ca-partners", "any")
+SCOPED_BANS = ("eat-chan", "eat-ca", "chiu", "discard", "eat-ca-with")
 CA_KINDS = ("same-rank", "within-group", "pair", "special-flag")
 WIN_KINDS = ("u", "chiu-u", "opening")
 PRIORITY_CLAIMS = ("u", "chiu-u", "chiu", "reclaim", "eat")
@@ -73,9 +90,13 @@ MACHINE_VALUES: dict[str, tuple[str, ...]] = {
     "eating.split_chan_rule": ("allowed", "forbidden"),
     "eating.no_split_scope_rule": ("always", "after-eating-ca"),
     "eating.ca_over_chan_rule": ("no-ban", "counts-as-pass"),
-    # optional: a table without it judges wins as laid (model/win.py, `laid_pooled`)
+    "turn.restriction_mode_rule": ("forbid", "penalise"),
+    # the reading of laid groups when a win is judged (model/win.py, `Rules.laid_pooled`)
     "win.laid_rule": ("as-laid", "pooled"),
 }
+# What the machine reads for a role the table leaves out (only the optional roles).
+MACHINE_DEFAULTS = {"eating.split_chan_rule": "allowed", "eating.no_split_scope_rule": "always",
+                    "turn.restriction_mode_rule": "forbid", "win.laid_rule": "as-laid"}
 # Where a row's words are in the family's text: "<seed file> §<part> ¶<n>|•<n> s<m>[-<k>]",
 # several places separated by "; " (paragraph or bullet n of part, sentence m of it).
 # A text without numbered parts is placed by heading: "[<heading>] ¶<n>|•<n>|#<n> s<m>[-<k>]"
@@ -184,13 +205,16 @@ class Variant:
 class Restriction:
     """A ``[[restriction]]`` resolved: the bans its trigger creates, and how far they reach
     from the triggering card (`scope`, one of `SCOPES`; `scope_rule` is the option row
-    that chose it, empty when the restriction states its scope itself)."""
+    that chose it, empty when the restriction states its scope itself).  A restriction
+    with `when` (one of `HAND_CONDITIONS`) and no trigger bans its acts while the hand
+    meets that condition."""
 
     rule: str
     trigger: str
     bans: tuple[str, ...]
     scope: str = "face"
     scope_rule: str = ""
+    when: str = ""
 
 
 @dataclass(frozen=True)
@@ -224,9 +248,20 @@ class Rules:
     # ([win] exact_min, exact_min_applies or exact_min_applies_by_value)
     exact_min: frozenset[int] = frozenset()
     exact_min_applies: frozenset[str] = frozenset()
-    # [win] laid_rule = "pooled": laid chắn and cạ are split again with the concealed
-    # cards when a win is judged (False: as laid; also when the table has no laid_rule)
-    laid_pooled: bool = False
+    # role -> the value the machine reads for it (`MACHINE_VALUES`), under these options
+    machine: Mapping[str, str] = field(default_factory=dict)
+    # chắn needed for a win on the dealt hand ([win] opening_min_chan; min_chan otherwise)
+    opening_min_chan: int = -1
+
+    def __post_init__(self) -> None:
+        if self.opening_min_chan < 0:
+            object.__setattr__(self, "opening_min_chan", self.variant.min_chan)
+
+    @property
+    def laid_pooled(self) -> bool:
+        """[win] laid_rule reads ``pooled``: laid chắn and cạ are split again with the
+        concealed cards when a win is judged (False: as laid, also without the role)."""
+        return self.machine.get("win.laid_rule", "as-laid") == "pooled"
 
     @property
     def players(self) -> int:
@@ -252,6 +287,12 @@ class Rules:
     def rid(self, role: str) -> str:
         return self.rule_ids[role]
 
+    def machine_value(self, role: str) -> str:
+        """The value the machine reads for a role of `MACHINE_VALUES` (e.g.
+        ``turn.timeout_rule`` -> ``none``): the option value of its row, or what the table
+        states for it."""
+        return self.machine[role]
+
     def scope_faces(self, scope: str, face: int) -> tuple[int, ...]:
         """The faces a ban of this `scope` (one of `SCOPES`) triggered by `face` covers,
         `face` first, then the others in face order.
@@ -267,6 +308,8 @@ class Rules:
                                    if f != face and r is not None and cards.rank_of(f) == r)
         if scope == "ca-partners":
             return (face,) + tuple(f for f in self.faces if f != face and self.is_ca(face, f))
+        if scope == "any":
+            return (face,) + tuple(f for f in self.faces if f != face)
         raise ValueError(f"unknown restriction scope {scope!r}; scopes: {', '.join(SCOPES)}")
 
     def with_options(self, **changes: str) -> Rules:
@@ -740,7 +783,7 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
     played = flow in PLAYED_FLOWS
     base = ["schema", "ruleset", "deck", "variant", "pairing", "win", "rule"]
     ck.keys("(top level)", data, base + ["turn"] + (list(TURN_SECTIONS) if played else []),
-            ([] if played else [s for s in TURN_SECTIONS if s != "turn"]) + ["cuoc"])
+            ([] if played else [s for s in TURN_SECTIONS if s != "turn"]) + ["cuoc", "scoring"])
     if data.get("schema") != 1:
         ck.add("(top level)", "schema",
                f"this chanspec reads schema 1, found {data.get('schema')!r}")
@@ -846,14 +889,16 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
     trios = (("never_complete", "never_complete_rule", "never_complete_applies"),
              ("special_ca_in_hand_rule", "special_ca_final_rule"))
     exact = ("exact_min", "exact_min_rule", "exact_min_applies", "exact_min_applies_by_value")
-    # the machine's turn, the report and the vectors read the never-complete and
-    # special-cạ rows: required when the flow is played, optional (all or none) otherwise
-    needed = [f for t in trios for f in t] if played else []
-    if ck.keys("win", win, ["rule", "counts_rule"] + needed,
-               [f for t in trios for f in t if f not in needed] + list(exact) + ["laid_rule"]):
+    # faces that never complete ù, and special cạ: each trio all or none (a table without
+    # them has no such faces and no special cạ)
+    opening = ("opening_rule", "opening_min_chan_by_value")
+    if ck.keys("win", win, ["rule", "counts_rule"],
+               [f for t in trios for f in t] + list(exact) + list(opening) + ["laid_rule"]):
+        if any(f in win for f in opening):
+            _check_opening(ck, win, rows)
         for group in trios:
             given = [f for f in group if f in win]
-            if given and len(given) != len(group) and not played:
+            if given and len(given) != len(group):
                 for f in group:
                     if f not in win:
                         ck.add("win", f, f"goes with {', '.join(given)}: give all of "
@@ -878,57 +923,87 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
 
 def _check_machine_values(ck: _Checker, data: Mapping[str, Any],
                           rows: Mapping[str, Row]) -> None:
-    """A row the machine reads by role (`MACHINE_VALUES`) offers exactly the values the
-    machine knows, whichever section names it and whether or not the turn is played."""
+    """A role the machine reads a value for (`MACHINE_VALUES`) is well stated
+    (`_check_role`), whichever section names it and whether or not the turn is played."""
     for role, vals in MACHINE_VALUES.items():
         sec, f = role.split(".")
         part = data.get(sec)
-        ref = part.get(f, "") if isinstance(part, dict) else ""
-        r = rows.get(ref) if isinstance(ref, str) else None
-        if r is not None and set(r.values) != set(vals):
-            ck.add(sec, f, f"row {r.id!r} must offer exactly the values "
-                   f"{', '.join(vals)} (the machine knows these)")
+        _check_role(ck, sec, f, part.get(f, "") if isinstance(part, dict) else "", rows, vals)
 
 
 # --------------------------------------------------------------------------- cước
 
-# The closed vocabulary of hand predicates for ``[[cuoc]]`` (see model/cuoc.py): a
-# measure is ``count = SELECTOR`` (a word below, or a list of face codes: how many cards
-# of those faces) or ``sets = [FACES]`` (how many complete sets of those faces: the
-# smallest count among them); a condition is one measure and one comparison.
-CARD_SELECTORS = ("cards", "red", "black")  # counted over the final hand's cards
+# The closed vocabulary of hand predicates for ``[[cuoc]]`` (see model/cuoc.py and the
+# comment block above [[cuoc]] in spec/classic.toml).  A condition is one measure and one
+# comparison, or one fact of the win context (and ``is = false`` to negate it), or
+# ``any`` (a list of alternative lists of conditions); any condition may carry ``when``
+# (an option condition: it applies only under that reading).
+#   count = SELECTOR | [FACES]   over the final hand: CARD_SELECTORS, GROUP_SELECTORS
+#                                (the win engine's decomposition), CONTEXT_SELECTORS
+#   sets = [FACES]               complete sets of these faces (the fewest of them)
+#   concealed = SCOPE | [FACES]  over the concealed part of the final hand
+#   laid = SCOPE | [FACES] | "chiu" | "bon"   over the laid-down groups
+#   dealt = SCOPE | [FACES]      over the hand as dealt (WinContext.dealt)
+#   held = "cuoc"                how many cước earlier in the table the hand holds
+#   kind = [WIN_KINDS], source = [WIN_SOURCES], card = [FACES], flag = FLAG, has = "ROW"
+CARD_SELECTORS = ("cards", "red", "black", "quads")  # counted over the final hand's cards
 GROUP_SELECTORS = ("chan", "ca", "chiu")  # counted in the win engine's decomposition
+CONTEXT_SELECTORS = ("waits", "card")  # need a WinContext: faces waited on; the win card
+SCOPE_SELECTORS = ("cards", "red", "black", "quads", "pairs", "card")
+HISTORY_SELECTORS = ("chiu", "bon")  # laid groups that tell the hand's history
+LAID_SELECTORS = SCOPE_SELECTORS + HISTORY_SELECTORS
 COMPARISONS = ("eq", "ge", "le")
-MEASURES = ("count", "sets")
+MEASURES = ("count", "sets", "concealed", "laid", "dealt", "held")
+CONTEXT_MEASURES = ("dealt", "held")
+CONTEXT_FACTS = ("kind", "source", "card", "flag", "has")
+FLAGS = ("thong", "first-round")
+WIN_SOURCES = ("own-draw", "other-draw", "discard", "returned", "cai")
+CUOC_GROUPS = ("lead", "kind", "have")  # the order of a declaration (xướng)
 
 
-def _check_measure(ck: _Checker, where: str, fld: str, m: Any, comparison: bool) -> None:
+def _hint(word: Any, known: Iterable[str]) -> str:
+    near = difflib.get_close_matches(str(word), list(known), n=1)
+    return f" (did you mean {near[0]!r}?)" if near else ""
+
+
+def _check_selector(ck: _Checker, where: str, fld: str, sel: Any,
+                    known: tuple[str, ...]) -> None:
+    if isinstance(sel, list):
+        if not sel:
+            ck.add(where, fld, "a list of faces must name at least one face")
+        ck.faces(where, fld, sel)
+    elif sel not in known:
+        ck.add(where, fld, f"unknown selector {sel!r}{_hint(sel, known)}; known: "
+               f"{', '.join(known)}, or a list of face codes")
+
+
+def _check_measure(ck: _Checker, where: str, fld: str, m: Any, comparison: bool,
+                   extra: tuple[str, ...] = ()) -> None:
     """One measure (and, when `comparison`, exactly one of eq/ge/le with an integer)."""
     if not isinstance(m, dict):
         ck.add(where, fld, f"expected a table such as {{ count = \"red\", eq = 0 }}, found {m!r}")
         return
-    allowed = set(MEASURES) | (set(COMPARISONS) if comparison else set())
+    allowed = set(MEASURES) | (set(COMPARISONS) if comparison else set()) | set(extra)
     for k in m:
         if k not in allowed:
-            near = difflib.get_close_matches(str(k), sorted(allowed), n=1)
-            hint = f" (did you mean {near[0]!r}?)" if near else ""
-            ck.add(where, f"{fld}.{k}", f"unknown key{hint}; a condition has one measure "
-                   f"({', '.join(MEASURES)}) and one comparison ({', '.join(COMPARISONS)})")
+            ck.add(where, f"{fld}.{k}", f"unknown key{_hint(k, sorted(allowed))}; a condition "
+                   f"has one measure ({', '.join(MEASURES)}) and one comparison "
+                   f"({', '.join(COMPARISONS)}), or one fact ({', '.join(CONTEXT_FACTS)}), "
+                   "or any")
     measures = [k for k in MEASURES if k in m]
     if len(measures) != 1:
         ck.add(where, fld, f"needs exactly one measure ({' or '.join(MEASURES)}), "
                f"found {len(measures)}")
     elif measures[0] == "count":
-        sel = m["count"]
-        if isinstance(sel, list):
-            if not sel:
-                ck.add(where, f"{fld}.count", "a list of faces must name at least one face")
-            ck.faces(where, f"{fld}.count", sel)
-        elif sel not in CARD_SELECTORS + GROUP_SELECTORS:
-            near = difflib.get_close_matches(str(sel), CARD_SELECTORS + GROUP_SELECTORS, n=1)
-            hint = f" (did you mean {near[0]!r}?)" if near else ""
-            ck.add(where, f"{fld}.count", f"unknown selector {sel!r}{hint}; known: "
-                   f"{', '.join(CARD_SELECTORS + GROUP_SELECTORS)}, or a list of face codes")
+        _check_selector(ck, where, f"{fld}.count", m["count"],
+                        CARD_SELECTORS + GROUP_SELECTORS + CONTEXT_SELECTORS)
+    elif measures[0] in ("concealed", "dealt"):
+        _check_selector(ck, where, f"{fld}.{measures[0]}", m[measures[0]], SCOPE_SELECTORS)
+    elif measures[0] == "laid":
+        _check_selector(ck, where, f"{fld}.laid", m["laid"], LAID_SELECTORS)
+    elif measures[0] == "held":
+        if m["held"] != "cuoc":
+            ck.add(where, f"{fld}.held", f"expected \"cuoc\", found {m['held']!r}")
     else:
         sel = m["sets"]
         if not isinstance(sel, list) or not sel:
@@ -948,10 +1023,82 @@ def _check_measure(ck: _Checker, where: str, fld: str, m: Any, comparison: bool)
                    f"found {v!r}")
 
 
+def _check_fact(ck: _Checker, where: str, fld: str, m: dict[str, Any],
+                earlier: set[str]) -> None:
+    """A fact of the win context: one of `CONTEXT_FACTS`, its value, optional ``is``."""
+    facts = [k for k in CONTEXT_FACTS if k in m]
+    for k in m:
+        if k not in CONTEXT_FACTS and k not in ("is", "when"):
+            ck.add(where, f"{fld}.{k}", f"unknown key{_hint(k, CONTEXT_FACTS + ('is', 'when'))}"
+                   f"; a fact is one of {', '.join(CONTEXT_FACTS)}, with optional is and when")
+    if len(facts) != 1:
+        ck.add(where, fld, f"needs exactly one fact ({', '.join(CONTEXT_FACTS)}), "
+               f"found {len(facts)}")
+        return
+    k, v = facts[0], m[facts[0]]
+    if "is" in m and not isinstance(m["is"], bool):
+        ck.add(where, f"{fld}.is", f"expected true or false, found {m['is']!r}")
+    known = {"kind": WIN_KINDS, "source": WIN_SOURCES}.get(k)
+    if known is not None:
+        if not isinstance(v, list) or not v or any(x not in known for x in v):
+            ck.add(where, f"{fld}.{k}", f"expected a non-empty list from {', '.join(known)}, "
+                   f"found {v!r}")
+    elif k == "card":
+        if not isinstance(v, list) or not v:
+            ck.add(where, f"{fld}.card", f"expected a non-empty list of face codes, found {v!r}")
+        else:
+            ck.faces(where, f"{fld}.card", v)
+    elif k == "flag":
+        if v not in FLAGS:
+            ck.add(where, f"{fld}.flag", f"unknown flag {v!r}{_hint(v, FLAGS)}; known: "
+                   f"{', '.join(FLAGS)}")
+    elif v not in earlier:
+        ck.add(where, f"{fld}.has", f"{v!r} is no [[cuoc]] entry above this one; has names "
+               "a cước judged earlier in the table")
+
+
+def _check_condition(ck: _Checker, where: str, fld: str, m: Any, rows: Mapping[str, Row],
+                     earlier: set[str]) -> None:
+    if not isinstance(m, dict):
+        ck.add(where, fld, f"expected a table such as {{ count = \"red\", eq = 0 }}, found {m!r}")
+        return
+    if "when" in m:
+        _check_cond(ck, where, f"{fld}.when", m["when"], rows)
+    if "any" in m:
+        alts = m["any"]
+        extra = sorted(set(m) - {"any", "when"})
+        if extra:
+            ck.add(where, f"{fld}.{extra[0]}", "an any condition holds only any (and when)")
+        if not isinstance(alts, list) or not alts or not all(
+                isinstance(a, list) and a for a in alts):
+            ck.add(where, f"{fld}.any", f"expected a list of non-empty lists of conditions, "
+                   f"found {alts!r}")
+            return
+        for i, alt in enumerate(alts):
+            for j, c in enumerate(alt):
+                _check_condition(ck, where, f"{fld}.any[{i}][{j}]", c, rows, earlier)
+        return
+    if any(k in m for k in CONTEXT_FACTS):
+        _check_fact(ck, where, fld, m, earlier)
+    else:
+        _check_measure(ck, where, fld, m, comparison=True, extra=("when",))
+
+
+CUOC_KEYS = ("times", "times_if", "diem", "dich", "amount_rule", "amounts", "replaces",
+             "excludes", "group", "declare_replaced")
+# what naming a replaced cước without the one that replaces it is (000 [Cước] #12 s2 and
+# ¶4 s2-3): "wrong" (a wrong declaration), or "forfeit" (correct, but the replacing cước
+# is not paid)
+DECLARE_REPLACED = ("wrong", "forfeit")
+
+
 def _validate_cuoc(ck: _Checker, data: Mapping[str, Any], rows: Mapping[str, Row]) -> None:
     """``[[cuoc]]``: each names its row (which needs a title: the cước's name), holds a
-    conjunction ``all`` of conditions, an optional ``times`` measure (how many times the
-    cước counts, when ``times_if`` holds or is absent) and optional ``diem``/``dich``."""
+    conjunction ``all`` of conditions, an optional ``times`` measure (or a list of them
+    with ``when``: how many times the cước counts, when ``times_if`` holds or is absent),
+    its amounts (``diem``/``dich``, or ``amount_rule``, an option row, with ``amounts``:
+    value -> [điểm, dịch]), the cước it ``replaces`` and ``excludes`` (rows of other
+    [[cuoc]] entries) and its ``group`` in a declaration."""
     raw = data.get("cuoc")
     if raw is None:
         return
@@ -959,25 +1106,31 @@ def _validate_cuoc(ck: _Checker, data: Mapping[str, Any], rows: Mapping[str, Row
         ck.add("cuoc", "", f"expected a list of [[cuoc]] tables, found {type(raw).__name__}")
         return
     seen: set[str] = set()
+    every = {c.get("rule") for c in raw if isinstance(c, dict)}
     for i, c in enumerate(raw):
         rid = c.get("rule") if isinstance(c, dict) else None
         where = f"cuoc {rid!r}" if isinstance(rid, str) else f"cuoc[{i}]"
-        if not ck.keys(where, c, ["rule", "all"], ["times", "times_if", "diem", "dich"]):
+        if not ck.keys(where, c, ["rule", "all"], CUOC_KEYS):
             continue
         ck.ref(where, "rule", rid, rows)
         _require_title(ck, rid, rows, "[[cuoc]] (the cước's name)")
-        if isinstance(rid, str):
-            if rid in seen:
-                ck.add(where, "rule", "two [[cuoc]] entries name this row; one row, one cước")
-            seen.add(rid)
         conds = c.get("all")
         if not isinstance(conds, list) or not conds:
             ck.add(where, "all", f"expected a non-empty list of conditions, found {conds!r}")
         else:
             for j, m in enumerate(conds):
-                _check_measure(ck, where, f"all[{j}]", m, comparison=True)
+                _check_condition(ck, where, f"all[{j}]", m, rows, seen)
+        if isinstance(rid, str):
+            if rid in seen:
+                ck.add(where, "rule", "two [[cuoc]] entries name this row; one row, one cước")
+            seen.add(rid)
         if "times" in c:
-            _check_measure(ck, where, "times", c["times"], comparison=False)
+            ts = c["times"]
+            for j, t in enumerate(ts if isinstance(ts, list) else [ts]):
+                fld = f"times[{j}]" if isinstance(ts, list) else "times"
+                _check_measure(ck, where, fld, t, comparison=False, extra=("when",))
+                if isinstance(t, dict) and "when" in t:
+                    _check_cond(ck, where, f"{fld}.when", t["when"], rows)
         if "times_if" in c:
             if "times" not in c:
                 ck.add(where, "times_if", "needs a times measure to switch")
@@ -986,6 +1139,130 @@ def _validate_cuoc(ck: _Checker, data: Mapping[str, Any], rows: Mapping[str, Row
             v = c.get(fld)
             if fld in c and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
                 ck.add(where, fld, f"expected a whole number of at least 0, found {v!r}")
+        _check_amounts(ck, where, c, rows)
+        for fld in ("replaces", "excludes"):
+            refs = c.get(fld, [])
+            if not isinstance(refs, list) or not all(isinstance(r, str) for r in refs):
+                ck.add(where, fld, f"expected a list of cước rows, found {refs!r}")
+                continue
+            for r in refs:
+                if r not in every:
+                    ck.add(where, fld, f"{r!r} is no [[cuoc]] entry{_hint(r, sorted(every))}")
+                elif r == rid:
+                    ck.add(where, fld, "a cước cannot name itself")
+        if "declare_replaced" in c:
+            if c["declare_replaced"] not in DECLARE_REPLACED:
+                ck.add(where, "declare_replaced", f"expected one of "
+                       f"{', '.join(DECLARE_REPLACED)}, found {c['declare_replaced']!r}")
+            if not c.get("replaces"):
+                ck.add(where, "declare_replaced", "needs replaces: what it says is how the "
+                       "cước it replaces may be named alone")
+        elif c.get("replaces"):
+            ck.add(where, "declare_replaced", f"missing: say what naming a cước it replaces "
+                   f"without it is ({', '.join(DECLARE_REPLACED)})")
+        if "group" in c and c["group"] not in CUOC_GROUPS:
+            ck.add(where, "group", f"unknown group {c['group']!r}{_hint(c['group'], CUOC_GROUPS)};"
+                   f" known: {', '.join(CUOC_GROUPS)} (the order of a declaration)")
+    _validate_scoring(ck, data, rows, every)
+
+
+def _check_amounts(ck: _Checker, where: str, c: Mapping[str, Any],
+                   rows: Mapping[str, Row]) -> None:
+    """``amount_rule`` (an option row) and ``amounts``: one [điểm, dịch] per value."""
+    if ("amount_rule" in c) != ("amounts" in c):
+        ck.add(where, "amount_rule", "amount_rule and amounts go together: the option row "
+               "and one [điểm, dịch] for each of its values")
+        return
+    if "amount_rule" not in c:
+        return
+    if "diem" in c or "dich" in c:
+        ck.add(where, "amount_rule", "give either diem/dich or amount_rule, not both")
+    rid = c["amount_rule"]
+    row = rows.get(rid) if isinstance(rid, str) else None
+    if row is None or not row.is_option:
+        ck.add(where, "amount_rule", f"{rid!r} is not an option row of this table")
+        return
+    am = c["amounts"]
+    if not isinstance(am, dict) or set(am) != set(row.values):
+        ck.add(where, "amounts", f"expected one entry per value of {rid!r} "
+               f"({', '.join(row.values)}), found {sorted(am) if isinstance(am, dict) else am!r}")
+        return
+    for v, pair in am.items():
+        if (not isinstance(pair, list) or len(pair) != 2 or not all(
+                isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in pair)):
+            ck.add(where, f"amounts.{v}", f"expected [điểm, dịch], two whole numbers, "
+                   f"found {pair!r}")
+
+
+SCORING_KEYS = ("rule", "sum_diem_if", "low_diem", "low_base", "base", "ga", "ga_rule", "ga_for",
+                "min_rule", "min_total")
+
+
+def _validate_scoring(ck: _Checker, data: Mapping[str, Any], rows: Mapping[str, Row],
+                      cuoc_rows: set[Any]) -> None:
+    """``[scoring]``: 001's formula as data (see model/score.py)."""
+    sc = data.get("scoring")
+    if sc is None:
+        return
+    if not ck.keys("scoring", sc, ["rule", "low_diem", "low_base", "base"],
+                   [k for k in SCORING_KEYS if k not in ("rule", "low_diem", "low_base", "base")]):
+        return
+    ck.ref("scoring", "rule", sc.get("rule"), rows)
+    if "ga_rule" in sc:
+        ck.ref("scoring", "ga_rule", sc.get("ga_rule"), rows)
+    for fld in ("low_diem", "low_base", "base", "ga"):
+        v = sc.get(fld)
+        if fld in sc and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
+            ck.add("scoring", fld, f"expected a whole number of at least 0, found {v!r}")
+    for r in sc.get("sum_diem_if", []):
+        if r not in cuoc_rows:
+            ck.add("scoring", "sum_diem_if", f"{r!r} is no [[cuoc]] entry")
+    for i, g in enumerate(sc.get("ga_for", [])):
+        fld = f"ga_for[{i}]"
+        if not ck.keys("scoring", g, [], ["declared", "held", "when"]):
+            continue
+        lists = [k for k in ("declared", "held") if k in g]
+        if len(lists) != 1:
+            ck.add("scoring", fld, "needs exactly one of declared (cước declared) or held "
+                   "(cước held, replaced ones included)")
+            continue
+        refs = g[lists[0]]
+        if not isinstance(refs, list) or not refs or any(r not in cuoc_rows for r in refs):
+            ck.add("scoring", f"{fld}.{lists[0]}", f"expected a list of [[cuoc]] rows, "
+                   f"found {refs!r}")
+        if "when" in g:
+            _check_cond(ck, "scoring", f"{fld}.when", g["when"], rows)
+    if ("min_rule" in sc) != ("min_total" in sc):
+        ck.add("scoring", "min_rule", "min_rule and min_total go together")
+    elif "min_rule" in sc:
+        row = rows.get(sc["min_rule"]) if isinstance(sc["min_rule"], str) else None
+        mt = sc["min_total"]
+        if row is None or not row.is_option:
+            ck.add("scoring", "min_rule", f"{sc['min_rule']!r} is not an option row")
+        elif not isinstance(mt, dict) or set(mt) != set(row.values) or not all(
+                isinstance(v, int) and not isinstance(v, bool) for v in mt.values()):
+            ck.add("scoring", "min_total", f"expected one whole number per value of "
+                   f"{row.id!r} ({', '.join(row.values)})")
+
+
+def _check_opening(ck: _Checker, win: Mapping[str, Any], rows: Mapping[str, Row]) -> None:
+    """``opening_rule`` (an option row) and ``opening_min_chan_by_value``: the chắn a win
+    on the dealt hand needs, for each value of that row."""
+    rid = win.get("opening_rule")
+    orow = rows.get(rid) if isinstance(rid, str) else None
+    if orow is None or not orow.is_option:
+        ck.add("win", "opening_rule", f"{rid!r} must be an option row (whose values choose "
+               "the chắn a win on the dealt hand needs)")
+        return
+    bv = win.get("opening_min_chan_by_value")
+    if not isinstance(bv, dict) or set(bv) != set(orow.values):
+        ck.add("win", "opening_min_chan_by_value", f"expected a whole number for exactly the "
+               f"values {', '.join(orow.values)} of row {orow.id!r}, found {bv!r}")
+        return
+    for k, v in bv.items():
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            ck.add("win", f"opening_min_chan_by_value.{k}",
+                   f"expected a whole number of at least 0, found {v!r}")
 
 
 def _check_exact_min(ck: _Checker, win: Mapping[str, Any], rows: Mapping[str, Row]) -> None:
@@ -1050,17 +1327,25 @@ def _validate_turn(ck: _Checker, data: Mapping[str, Any], rows: dict[str, Row],
         if not any(s in data for s in TURN_SECTIONS if s != "turn"):
             return
     eating = data.get("eating", {})
-    eating_rules = ["rule", "ca_before_min_chan_rule", "no_split_rule", "odd_group_exception_rule",
-                    "split_chan_rule", "no_split_scope_rule", "ca_over_chan_rule"]
-    if ck.keys("eating", eating, eating_rules + ["odd_group"]):
-        for f in eating_rules:
-            ck.ref("eating", f, eating.get(f), rows)
-        ck.faces("eating", "odd_group", eating.get("odd_group"))
+    eating_rules = ["rule", "ca_before_min_chan_rule", "ca_over_chan_rule"]
+    if ck.keys("eating", eating, eating_rules, OPTIONAL_EATING_FIELDS):
+        for f in eating_rules + [f for f in OPTIONAL_EATING_FIELDS if f in eating]:
+            if f != "odd_group":
+                ck.ref("eating", f, role_row(eating.get(f)), rows)
+        if eating.get("odd_group") and "odd_group_exception_rule" not in eating:
+            ck.add("eating", "odd_group_exception_rule", "an odd_group needs the row that "
+                   "makes its exception (odd_group_exception_rule)")
+        if "no_split_scope_rule" in eating and "no_split_rule" not in eating:
+            ck.add("eating", "no_split_scope_rule", "a scope for the no-split rule needs "
+                   "that rule (no_split_rule)")
+        if "odd_group" in eating:
+            ck.faces("eating", "odd_group", eating.get("odd_group"))
 
     turn = data.get("turn", {})
-    if played and ck.keys("turn", turn, TURN_FIELDS):
-        for f in TURN_FIELDS:
-            ck.ref("turn", f, turn.get(f), rows)
+    if played and ck.keys("turn", turn, TURN_FIELDS, OPTIONAL_TURN_FIELDS):
+        for f in TURN_FIELDS + [f for f in OPTIONAL_TURN_FIELDS if f in turn]:
+            ck.ref("turn", f, role_row(turn.get(f)), rows)
+
     seen: set[tuple[str, str]] = set()
     claims = data.get("claim")
     if not isinstance(claims, list):
@@ -1147,14 +1432,25 @@ def _validate_turn(ck: _Checker, data: Mapping[str, Any], rows: dict[str, Row],
         where = f"restriction[{i}]"
         if isinstance(r, dict) and isinstance(r.get("rule"), str):
             where = r["rule"]
-        if not ck.keys(where, r, ["rule", "trigger"], ["bans", "option", "bans_by_value",
-                                                         "scope", "scope_option",
-                                                         "scope_by_value"]):
+        if not ck.keys(where, r, ["rule"], ["trigger", "when", "bans", "option",
+                                            "bans_by_value", "scope", "scope_option",
+                                            "scope_by_value"]):
             continue
         ck.ref(where, "rule", r.get("rule"), rows)
         _require_title(ck, r.get("rule"), rows, f"[[restriction]] {where}")
-        if r.get("trigger") not in TRIGGERS:
-            ck.add(where, "trigger", f"{r.get('trigger')!r} is not one of {', '.join(TRIGGERS)}")
+        allowed_bans = BANS
+        if "when" in r:
+            allowed_bans = WHEN_BANS
+            if "trigger" in r:
+                ck.add(where, "when", "a restriction has either a trigger (something the "
+                       "player did) or when (a condition on the hand), not both")
+            if r["when"] not in HAND_CONDITIONS:
+                ck.add(where, "when", f"{r['when']!r} is not one of {', '.join(HAND_CONDITIONS)}")
+            if any(k in r for k in ("scope", "scope_option")):
+                ck.add(where, "scope", "a when-restriction bans the act at hand; it has no scope")
+        elif r.get("trigger") not in TRIGGERS:
+            ck.add(where, "trigger", f"{r.get('trigger')!r} is not one of {', '.join(TRIGGERS)}"
+                   " (or write when = one of " + ", ".join(HAND_CONDITIONS) + ")")
         lists: list[tuple[str, Any]] = []
         if "option" in r:
             orow = rows.get(r["option"]) if isinstance(r["option"], str) else None
@@ -1175,17 +1471,65 @@ def _validate_turn(ck: _Checker, data: Mapping[str, Any], rows: dict[str, Row],
         else:
             ck.add(where, "bans", "missing required field")
         for fld, lst in lists:
-            if not isinstance(lst, list) or any(b not in BANS for b in lst):
-                ck.add(where, fld, f"expected a list from {', '.join(BANS)}, found {lst!r}")
+            if not isinstance(lst, list) or any(b not in allowed_bans for b in lst):
+                ck.add(where, fld, f"expected a list from {', '.join(allowed_bans)}, "
+                       f"found {lst!r}")
         _check_scope(ck, where, r, rows, lists)
 
 
+# [eating] limits a table may leave out (then the limit does not exist); [turn] roles
+# likewise (`MACHINE_DEFAULTS` says what the machine reads for an absent one).
+OPTIONAL_EATING_FIELDS = ["no_split_rule", "odd_group_exception_rule", "split_chan_rule",
+                          "no_split_scope_rule", "odd_group"]
+OPTIONAL_TURN_FIELDS = ["chiu_yeu_rule", "restriction_mode_rule"]
 TURN_FIELDS = ["direction_rule", "opener_rule", "opening_win_rule", "next_opener_rule",
                "draw_rule", "react_rule", "drawn_offer_rule", "discard_rule", "chiu_rule",
                "chiu_yeu_rule", "chiu_optional_rule", "chiu_counts_rule", "chiu_return_rule",
                "return_resume_rule", "exhausted_rule", "recycle_rule", "reveal_rule",
                "stuck_rule", "empty_hand_rule", "timeout_rule", "reclaim_rule",
                "decline_rule", "own_draw_pass_rule", "return_discard_rule"]
+TURN_FIELDS.remove("chiu_yeu_rule")
+
+
+def role_row(v: Any) -> Any:
+    """The row a role field cites: the field itself (a row id), or the ``rule`` of an
+    inline ``{ rule = "<row>", value = "<machine value>" }`` /
+    ``{ rule = "<row>", by_value = { <row value> = "<machine value>", ... } }``."""
+    return v.get("rule") if isinstance(v, dict) else v
+
+
+def _check_role(ck: _Checker, sec: str, f: str, v: Any, rows: Mapping[str, Row],
+                vals: tuple[str, ...]) -> None:
+    """A role the machine reads a value for (`MACHINE_VALUES`): a row offering exactly
+    the machine's values, or a row with the value it states (``value``), or an option row
+    with the machine value each of its values means (``by_value``)."""
+    if not isinstance(v, dict):
+        r = rows.get(v) if isinstance(v, str) else None
+        if r is not None and set(r.values) != set(vals):
+            ck.add(sec, f, f"row {r.id!r} must offer exactly the values "
+                   f"{', '.join(vals)} (the machine knows these), or write "
+                   f"{{ rule = {r.id!r}, value = \"...\" }} or {{ rule = {r.id!r}, "
+                   "by_value = { ... } }")
+        return
+    shape = "{ rule = \"<row>\", value = \"<value>\" } or { rule = \"<row>\", by_value = { ... } }"
+    if set(v) not in ({"rule", "value"}, {"rule", "by_value"}):
+        ck.add(sec, f, f"expected a row id or {shape}, found keys {sorted(v)}")
+        return
+    row = rows.get(v["rule"]) if isinstance(v["rule"], str) else None
+    if "value" in v:
+        if v["value"] not in vals:
+            ck.add(sec, f"{f}.value", f"{v['value']!r} is not one of {', '.join(vals)}")
+        return
+    bv = v["by_value"]
+    if not isinstance(bv, dict):
+        ck.add(sec, f"{f}.by_value", "expected a table: value of the row -> machine value")
+        return
+    if row is not None and (not row.is_option or set(bv) != set(row.values)):
+        ck.add(sec, f"{f}.by_value", f"must give a machine value for exactly the values "
+               f"{', '.join(row.values) or '(none: the row has no values)'} of row {row.id!r}")
+    for k, mv in bv.items():
+        if mv not in vals:
+            ck.add(sec, f"{f}.by_value.{k}", f"{mv!r} is not one of {', '.join(vals)}")
 
 
 def _check_scope(ck: _Checker, where: str, r: Mapping[str, Any], rows: Mapping[str, Row],
@@ -1427,13 +1771,20 @@ def _resolve(table: Table, variant: Variant, options: Mapping[str, str]) -> Rule
         if "scope_option" in r:
             scope_rule = r["scope_option"]
             scope = r["scope_by_value"][options[scope_rule]]
-        restrictions.append(Restriction(r["rule"], r["trigger"], tuple(bans), scope,
-                                        scope_rule))
+        restrictions.append(Restriction(r["rule"], r.get("trigger", ""), tuple(bans), scope,
+                                        scope_rule, r.get("when", "")))
     rule_ids: dict[str, str] = {}
+    machine: dict[str, str] = {}
     for section in ("win", "eating", "turn"):
         for k, v in d.get(section, {}).items():
-            if k.endswith("rule") and isinstance(v, str):
-                rule_ids[f"{section}.{k}"] = v
+            if k.endswith("rule") and isinstance(role_row(v), str):
+                role = f"{section}.{k}"
+                rule_ids[role] = role_row(v)
+                if role in MACHINE_VALUES:
+                    machine[role] = (options[v] if isinstance(v, str) else v["value"]
+                                     if "value" in v else v["by_value"][options[v["rule"]]])
+    for role, value in MACHINE_DEFAULTS.items():
+        machine.setdefault(role, value)
     rule_ids["pairing.chan_rule"] = d["pairing"]["chan_rule"]
     cl = d.get("claims", {})
     for k in ("tie_break_rule", "tie_break_option", "chiu_eat_option"):
@@ -1468,5 +1819,7 @@ def _resolve(table: Table, variant: Variant, options: Mapping[str, str]) -> Rule
         rule_ids=rule_ids,
         exact_min=frozenset(cards.parse(c) for c in win.get("exact_min", [])),
         exact_min_applies=frozenset(exact_applies),
-        laid_pooled="laid_rule" in win and options[win["laid_rule"]] == "pooled",
+        machine=machine,
+        opening_min_chan=(int(win["opening_min_chan_by_value"][options[win["opening_rule"]]])
+                          if "opening_min_chan_by_value" in win else variant.min_chan),
     )

@@ -162,6 +162,9 @@ class WinEngine:
         self.class_of: dict[int, _ClassTable] = {f: t for t in self.classes for f in t.faces}
         self.need_cards = 2 * rules.pairs
         self.min_chan = rules.min_chan
+        # a win on the dealt hand may need fewer chắn ([win] opening_min_chan)
+        self.opening_min = rules.opening_min_chan
+        self.r_opening = rules.rule_ids.get("win.opening_rule", "")
         self.never = rules.never_complete
         self.never_applies = rules.never_complete_applies
         r = rules.rule_ids
@@ -257,7 +260,7 @@ class WinEngine:
         then).  Card totals are the caller's to keep right (the machine does)."""
         if candidate is None:
             b = self.concealed_best(concealed)
-            return b >= 0 and b + laid_chan >= self.min_chan
+            return b >= 0 and b + laid_chan >= self.opening_min
         small, large, fw, final, best_t, wi, never_kinds, exact_kinds = \
             self._plan[candidate]  # type: ignore[misc]
         if kind in never_kinds:
@@ -433,15 +436,20 @@ class WinEngine:
                 f"{chan} Chắn: {cards.name(candidate)} chỉ được ù bài có đúng "  # type: ignore[arg-type]
                 f"{self.min_chan} Chắn",
             )
-        if chan < self.min_chan:
+        need = self.opening_min if kind == "opening" else self.min_chan
+        if kind == "opening" and self.r_opening:
+            rules_used += (self.r_opening,)
+        if chan < need:
             why = (self.r_shape, self.r_counts)
             if final_blocked:
                 why += (self.r_final,)
+            if kind == "opening" and self.r_opening:
+                why += (self.r_opening,)
             return self._no(
                 chan, groups, why,
-                f"only {chan} chắn; at least {self.min_chan} are needed"
+                f"only {chan} chắn; at least {need} are needed"
                 + (" (more would need a special cạ as the final pair)" if final_blocked else ""),
-                f"chỉ có {chan} Chắn; cần ít nhất {self.min_chan}"
+                f"chỉ có {chan} Chắn; cần ít nhất {need}"
                 + (" (muốn nhiều hơn phải dùng Cạ đặc biệt làm đôi cuối)" if final_blocked else ""),
             )
         if exact:
@@ -533,7 +541,7 @@ class HandIndex:
     """
 
     __slots__ = ("engine", "counts", "pool", "laid_chan", "_keys", "_vals", "_total",
-                 "_broken", "_slot", "_best", "_min", "_copies")
+                 "_broken", "_slot", "_best", "_min", "_min_open", "_copies")
 
     def __init__(self, engine: WinEngine, counts: Sequence[int] = (), laid_chan: int = 0,
                  laid: Sequence[Group] = ()):
@@ -552,6 +560,7 @@ class HandIndex:
         self._total = sum(self._vals)
         self._broken = 0
         self._min = engine.min_chan
+        self._min_open = engine.opening_min
         self._copies = engine.rules.copies
         for f, n in enumerate(counts):
             for _ in range(n):
@@ -637,7 +646,7 @@ class HandIndex:
         """The same answer as ``engine.is_win(self.pool, self.laid_chan, candidate,
         kind)`` (`pool` is `counts` as laid); a chíu-ù needs three *concealed* copies."""
         if candidate is None:
-            return not self._broken and self._total + self.laid_chan >= self._min
+            return not self._broken and self._total + self.laid_chan >= self._min_open
         ci, w, final, best_t, never_kinds, exact_kinds = self._slot[candidate]
         if kind in never_kinds:
             return False

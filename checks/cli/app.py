@@ -34,6 +34,7 @@ from types import ModuleType
 
 COMMANDS: list[str] = [
     "chanspec.checks.cli.cmd_win",
+    "chanspec.checks.cli.cmd_score",
     "chanspec.checks.cli.cmd_questions",
     "chanspec.checks.cli.cmd_check",
     "chanspec.checks.cli.cmd_report",

@@ -69,6 +69,7 @@ from chanspec.checks.output import (
     write_atomic,
 )
 from chanspec.checks.report import diagrams
+from chanspec.model import packed
 from chanspec.model import table as table_mod
 from chanspec.model.game import Deal
 from chanspec.model.table import OptionError, Table
@@ -156,8 +157,10 @@ def questions_paths(args: argparse.Namespace, out: Path) -> tuple[Path, Path]:
     return md, md.with_name(findings.FILE_NAME)
 
 
-def _plan(args: argparse.Namespace) -> list[tuple[scale.Scale, int, int, str]]:
-    """(scale, deals, cap, engine) for every exploration asked for."""
+def _plan(args: argparse.Namespace, table: Table, opts: dict[str, str]
+          ) -> list[tuple[scale.Scale, int, int, str]]:
+    """(scale, deals, cap, engine) for every exploration asked for; the packed engine
+    only where it plays the table (`packed.unsupported`), the reference elsewhere."""
     plan: list[tuple[str, int, str, int | None]] = PLAN_QUICK if args.quick else PLAN_FULL
     if args.scales:
         plan = []
@@ -174,6 +177,13 @@ def _plan(args: argparse.Namespace) -> list[tuple[scale.Scale, int, int, str]]:
             continue
         if args.engine != "auto":
             engine = args.engine
+        if engine == "packed":
+            why = packed.unsupported(scale.scaled_rules(table, sc, opts))
+            if why is not None and args.engine == "packed":
+                raise OptionError(f"--engine packed: the packed machine does not play table "
+                                  f"{table.id!r} ({why}); use --engine reference or auto")
+            if why is not None:
+                engine = "reference"  # auto: the reference machine plays every table
         if engine == "packed" and n > packed_search.MAX_DEALS:
             raise OptionError(f"{name}={n}: one packed search holds at most "
                               f"{packed_search.MAX_DEALS:,} deals; ask for fewer")
@@ -247,7 +257,7 @@ def run(args: argparse.Namespace) -> int:
                               "dots": []}
     graph_doc: tuple[Any, str] | None = None
     quotients: dict[str, tuple[diagrams.Quotient, str]] = {}
-    plan = _plan(args)
+    plan = _plan(args, table, opts)
     # A packed search is one process: with more than one worker it runs beside the
     # reference explorations from the start (its progress lines are labelled) instead of
     # leaving the other cores idle at the end.

@@ -341,7 +341,7 @@ def _candidates(st: State) -> list[Action]:
         cands = st.candidate_actions(s)
         if s in pending:
             out += cands
-            if st.rules.option(st.rules.rid("turn.timeout_rule")) != "auto-pass":
+            if st.rules.machine_value("turn.timeout_rule") != "auto-pass":
                 out.append(Action("timeout", s))
         elif st.phase == "window":
             out += [a for a in cands if a.kind != "pass"]  # bans explain refused claims

@@ -237,7 +237,7 @@ def stuck_what(st: State) -> str:
     if st.phase in ("opening", "discard", "return") and st.actor is not None:
         if not any(st.hands[st.actor]):
             return "stuck-empty-hand"
-        if st.rules.option(st.rules.rid("turn.stuck_rule")) == "as-written":
+        if st.rules.machine_value("turn.stuck_rule") == "as-written":
             return "stuck-all-banned"
     return "stuck-other"
 

@@ -1,0 +1,386 @@
+"""``chanspec score``: what a classic win is worth.  Every cước of the winning hand with
+the rows that define it, the điểm and dịch, the total by 001's formula and its gà, the
+correct declaration (xướng), and what each open reading would change::
+
+    chanspec score CARD... --card CARD [--source SOURCE] [--kind u|chiu-u|opening]
+                   [--laid "2v 2v"]... [--dealt "CARDS"] [--thong] [--first-round] [--json]
+
+The positional cards are every card held before the winning card, laid-down ones
+included (as for ``chanspec win``); each ``--laid`` names one laid-down group among them
+(a laid chíu is a chíu made, two laid chắn of one face an ăn bòn).  ``--kind opening`` is
+thiên ù: the dealt hand itself, no winning card.  ``--dealt`` gives the hand as dealt
+(phá thiên, nhà lầu xe hơi and thiên khai under the dealt reading need it; without it
+they are listed as undecided).  The table defaults to ``classic``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import difflib
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from chanspec.checks.cli.options import add_command, add_common, non_default_options, resolve
+from chanspec.checks.output import pick, say
+from chanspec.model import cards, cuoc, score, table, win
+
+KINDS: tuple[win.WinKind, ...] = ("u", "chiu-u", "opening")
+GROUP_ORDER = {g: i for i, g in enumerate(table.CUOC_GROUPS)}
+SOURCE_WORDS = {
+    "own-draw": ("quân mình tự bốc", "drawn by the winner"),
+    "other-draw": ("quân người khác bốc", "drawn by another player"),
+    "discard": ("quân người khác đánh", "discarded by another player"),
+    "returned": ("quân trả cửa vào cửa mình", "returned to the winner's gate (trả cửa)"),
+    "cai": ("quân cái", "the cái card"),
+}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = add_command(
+        subparsers, "score",
+        "tính cước, điểm, dịch và cách xướng của một bài ù (Chắn cổ điển)",
+        "score a winning hand: its cước, points, dịch and declaration (classic Chắn)",
+        epilog=(
+            "Ví dụ / example:\n"
+            "  chanspec score 5v 5v 3n 3n 4s 4s 7v 7v 9n 9n 2n 2s 3v 3s 6n 6s 7n 7s 4n "
+            "--laid \"5v 5v\" --card 4n --source own-draw\n\n"
+            f"Nguồn quân ù / sources: {', '.join(table.WIN_SOURCES)}."
+        ),
+    )
+    p.add_argument("cards", nargs="*", metavar="CARD",
+                   help="mọi quân đang cầm trước quân ù, kể cả quân đã hạ / every card held "
+                        "before the winning card, laid-down ones included")
+    p.add_argument("--card", "--with", dest="card", metavar="CARD",
+                   help="quân ù / the winning card")
+    p.add_argument("--source", choices=table.WIN_SOURCES, default=None,
+                   help="quân ù từ đâu (mặc định own-draw) / where the winning card came from "
+                        "(default own-draw)")
+    p.add_argument("--kind", choices=KINDS, default="u",
+                   help="kiểu ù: u, chiu-u (chíu ù), opening (thiên ù) / the kind of win")
+    p.add_argument("--laid", action="append", default=[], metavar="CARDS",
+                   help='một nhóm đã hạ, lặp lại được / one laid-down group, repeatable')
+    p.add_argument("--dealt", metavar="CARDS",
+                   help="bài lúc chia / the hand as dealt (19 or 20 cards)")
+    p.add_argument("--thong", action="store_true",
+                   help="ván trước cũng ù và xướng đúng / won the previous hand too (thông)")
+    p.add_argument("--declare", metavar="CUOC,...",
+                   help="xướng của người ù, để chấm / the winner's declaration to judge: "
+                        "cước rows, with or without cuoc- (e.g. chi,bach-thu)")
+    p.add_argument("--first-round", action="store_true",
+                   help="chưa qua cửa chì của mình (địa ù) / before one's own turn came round")
+    add_common(p)
+    p.set_defaults(func=run, ruleset="classic")
+
+
+# --------------------------------------------------------------------------- judging
+
+
+def context_of(args: argparse.Namespace, rules: table.Rules) -> tuple[
+        list[int], list[win.Group], cuoc.WinContext]:
+    """The hand, its laid groups and the win context from the command line; HandError
+    (exit 2) for input that names no possible win."""
+    if not args.cards:
+        raise win.HandError("no cards given: list the hand, e.g. chanspec score 2v 2v 3n ... "
+                            "--card 7s (see chanspec score --help)")
+    hand = rules.table.check_cards(cards.parse_many(args.cards))
+    laid = [win.group_of(rules.table.check_cards(cards.parse_many(t)), rules)
+            for t in args.laid]
+    kind: win.WinKind = args.kind
+    if kind == "opening":
+        if args.card or args.source:
+            raise win.HandError("--kind opening (thiên ù) scores the dealt hand itself: drop "
+                                "--card and --source")
+        card = None
+    else:
+        if not args.card:
+            raise win.HandError("name the winning card with --card CARD, or use --kind "
+                                "opening for a thiên ù")
+        card = rules.table.check_cards([cards.parse(args.card)])[0]
+    dealt = None
+    if args.dealt is not None:
+        faces = rules.table.check_cards(cards.parse_many(args.dealt))
+        if not faces:
+            raise win.HandError("--dealt names no card; give the hand as dealt, e.g. "
+                                "--dealt \"2v 2v 3n ...\"")
+        counts = cards.counts(faces)
+        over = [f for f, n in enumerate(counts) if n > rules.copies]
+        if over:
+            raise win.HandError(f"--dealt holds {counts[over[0]]} × {cards.name(over[0])}; the "
+                                f"deck has {rules.copies} of each face")
+        dealt = tuple(counts)
+    ctx = cuoc.WinContext(kind=kind, card=card, source=args.source or "own-draw",
+                          thong=args.thong, first_round=args.first_round, dealt=dealt)
+    return hand, laid, ctx
+
+
+def evaluate(rules: table.Rules, hand: Sequence[int], laid: Sequence[win.Group],
+             ctx: cuoc.WinContext) -> dict[str, Any]:
+    """The verdict, the cước (`cuoc.Judgement`) and the score of one win under `rules`."""
+    verdict = win.engine(rules).judge(hand, laid, ctx.card, ctx.kind)
+    if not verdict.win:
+        return {"verdict": verdict, "judgement": None, "score": None}
+    concealed = cards.counts(hand)
+    for g in laid:
+        for f in g.faces:
+            concealed[f] -= 1
+    if ctx.card is not None:
+        concealed[ctx.card] += 1
+    j = cuoc.judge(rules, concealed, laid, verdict, ctx)
+    return {"verdict": verdict, "judgement": j, "score": score.score(rules, j)}
+
+
+def declaration(hits: Sequence[cuoc.CuocHit]) -> list[cuoc.CuocHit]:
+    """The cước to declare, in the order of a declaration: thông and chì first, then how
+    the hand was won, then what it holds (000 [Xướng]); table order within a group."""
+    return sorted(hits, key=lambda h: GROUP_ORDER.get(h.group, len(GROUP_ORDER)))
+
+
+def _summary(res: Mapping[str, Any]) -> tuple[Any, ...]:
+    j, sc = res["judgement"], res["score"]
+    if j is None:
+        return (False,)
+    return (True, tuple((h.row, h.times, h.diem, h.dich) for h in j.declared),
+            j.undecided, None if sc is None else (sc.total, sc.ga, sc.allowed))
+
+
+def readings(rules: table.Rules, hand: Sequence[int], laid: Sequence[win.Group],
+             ctx: cuoc.WinContext, base: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """What each other value of every open or provisional row would change: the rows whose
+    values give another verdict, other cước or another score, with that result."""
+    t = rules.table
+    out = []
+    first = _summary(base)
+    for row in t.rows.values():
+        if not row.is_option or row.status not in ("open", "provisional"):
+            continue
+        for value in row.values:
+            if value == rules.options.get(row.id):
+                continue
+            other = t.resolve(rules.players, {**rules.options, row.id: value})
+            res = evaluate(other, hand, laid, ctx)
+            if _summary(res) != first:
+                out.append({"row": row.id, "value": value, "result": res})
+    return out
+
+
+def parse_declaration(text: str, rules: table.Rules) -> list[str]:
+    """``--declare chi,bach-thu`` -> the [[cuoc]] rows named; HandError for a name that is
+    no cước of the table (with a near match)."""
+    known = [c["rule"] for c in rules.table.data.get("cuoc", [])]
+    out = []
+    for word in text.replace(",", " ").split():
+        rid = word if word in known else f"cuoc-{word}"
+        if rid not in known:
+            near = difflib.get_close_matches(rid, known, n=1)
+            hint = f" (did you mean {near[0].removeprefix('cuoc-')!r}?)" if near else ""
+            raise win.HandError(f"--declare: {word!r} is no cước of this table{hint}; known: "
+                                f"{', '.join(k.removeprefix('cuoc-') for k in known)}")
+        out.append(rid)
+    return out
+
+
+def judge_declaration(rules: table.Rules, j: cuoc.Judgement,
+                      named: list[str]) -> tuple[cuoc.Declaration, score.Score | None]:
+    """The declaration judged, and the score of what it gets paid (None when wrong)."""
+    d = cuoc.check_declaration(rules, j, named)
+    if not d.correct:
+        return d, None
+    paid = tuple(dataclasses.replace(h, replaced_by=None) for h in d.paid)
+    return d, score.score(rules, cuoc.Judgement(paid, ()))
+
+
+def run(args: argparse.Namespace) -> int:
+    rules = resolve(args)
+    if "cuoc" not in rules.table.data:
+        raise win.HandError(f"table {rules.table.id!r} states no cước ([[cuoc]]); score "
+                            "judges classic Chắn: --ruleset classic")
+    hand, laid, ctx = context_of(args, rules)
+    res = evaluate(rules, hand, laid, ctx)
+    if res["judgement"] is None:
+        v = res["verdict"]
+        raise win.HandError(f"this hand does not win, so it has no score: {v.reason_en} "
+                            f"(rows: {', '.join(v.rules)}); chanspec win explains why")
+    named = parse_declaration(args.declare, rules) if args.declare is not None else None
+    alts = readings(rules, hand, laid, ctx, res)
+    decl = None if named is None else judge_declaration(rules, res["judgement"], named)
+    if args.json:
+        doc = as_json(rules, ctx, res, alts)
+        if decl is not None:
+            d, sc = decl
+            doc["declared"] = {**d.as_json(), "score": None if sc is None else sc.as_json()}
+        print(json.dumps(doc, ensure_ascii=False))
+    else:
+        text = render(rules, hand, laid, ctx, res, alts, args.lang)
+        if decl is not None:
+            text += "\n" + render_declaration(rules, *decl, lang=args.lang)
+        print(text)
+    return 0
+
+
+def render_declaration(rules: table.Rules, d: cuoc.Declaration, sc: score.Score | None,
+                       lang: str) -> str:
+    t = rules.table
+    row = t.rows.get("xuong")
+    cite = f"  [{row.id}; {row.section}]" if row else ""
+    title = lambda rid: pick(lang, t.rows[rid].title_vi, t.rows[rid].title_en)  # noqa: E731
+    out = ["", say(lang, f"Xướng: {', '.join(title(r) for r in d.named) or '—'}",
+                   f"Declared: {', '.join(title(r) for r in d.named) or '—'}")]
+    if d.wrong:
+        names = ", ".join(title(r) for r in d.wrong)
+        out.append(say(lang, f"Xướng sai ({names}): không được tiền, phải đền{cite}",
+                       f"A wrong declaration ({names}): nothing is paid, the winner pays "
+                       f"instead{cite}"))
+        return "\n".join(out)
+    if d.missing:
+        names = ", ".join(title(r) for r in d.missing)
+        out.append(say(lang, f"Xướng thiếu, mất: {names}{cite}",
+                       f"Left out, so forfeited: {names}{cite}"))
+    else:
+        out.append(say(lang, "Xướng đúng và đủ.", "Correct and complete."))
+    if sc is not None:
+        out.append(say(lang, f"Được trả: {sc.total}, gà {sc.ga}",
+                       f"Paid: {sc.total}, gà {sc.ga}"))
+    return "\n".join(out)
+
+
+# --------------------------------------------------------------------------- output
+
+
+def _result_json(res: Mapping[str, Any]) -> dict[str, Any]:
+    j, sc = res["judgement"], res["score"]
+    if j is None:
+        v = res["verdict"]
+        return {"win": False, "reason": {"vi": v.reason_vi, "en": v.reason_en}}
+    return {"win": True,
+            "cuoc": [h.as_json() for h in j.declared],
+            "replaced": [h.as_json() for h in j.held if h.replaced_by is not None],
+            "undecided": list(j.undecided),
+            "declaration": [h.row for h in declaration(j.declared)],
+            "score": None if sc is None else sc.as_json()}
+
+
+def as_json(rules: table.Rules, ctx: cuoc.WinContext, res: Mapping[str, Any],
+            alts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The ``--json`` object: the verdict, the context, the cước and score, and what each
+    open reading would change."""
+    return {**res["verdict"].as_json(), "context": ctx.as_json(),
+            "options": dict(non_default_options(rules)), **_result_json(res),
+            "readings": [{"row": a["row"], "value": a["value"], **_result_json(a["result"])}
+                         for a in alts]}
+
+
+def _name(h: cuoc.CuocHit) -> str:
+    return f"{h.times} × {h.name_vi}" if h.times != 1 else h.name_vi
+
+
+def _amount(h: cuoc.CuocHit, lang: str) -> str:
+    if h.diem is None:
+        return ""
+    return f"{h.diem} {pick(lang, 'điểm', 'points')}, {h.dich} dịch"
+
+
+def _score_line(sc: score.Score | None, lang: str) -> str:
+    if sc is None:
+        return pick(lang, "(bảng không có cách tính điểm)", "(the table has no [scoring])")
+    case_vi = {"diem": "tổng điểm (có thập thành)", "low": "tổng dịch + 2",
+               "dich": "tổng dịch + 3"}[sc.case]
+    case_en = {"diem": "sum of points (thập thành)", "low": "sum of dịch + 2",
+               "dich": "sum of dịch + 3"}[sc.case]
+    allowed = "" if sc.allowed else pick(
+        lang, f" — dưới mức tối thiểu {sc.minimum}: làng không cho ù",
+        f" — below the house minimum {sc.minimum}: not accepted as a win")
+    return say(lang, f"Điểm thắng: {sc.total} ({case_vi}), gà: {sc.ga}{allowed}",
+               f"Worth: {sc.total} ({case_en}), gà: {sc.ga}{allowed}")
+
+
+def render(rules: table.Rules, hand: Sequence[int], laid: Sequence[win.Group],
+           ctx: cuoc.WinContext, res: Mapping[str, Any], alts: Sequence[Mapping[str, Any]],
+           lang: str) -> str:
+    t = rules.table
+    v, j, sc = res["verdict"], res["judgement"], res["score"]
+    out = [say(lang, f"Luật: {t.title_vi} — {rules.players} người",
+               f"Rules: {t.title_en} — {rules.players} players")]
+    changed = non_default_options(rules)
+    if changed:
+        opts = ", ".join(f"{k}={val}" for k, val in changed.items())
+        out.append(say(lang, f"Tùy chọn khác mặc định: {opts}", f"Non-default options: {opts}"))
+    out.append(f"{pick(lang, 'Bài', 'Hand')} ({len(hand)}): {cards.names(sorted(hand))}")
+    for g in laid:
+        out.append(f"  {pick(lang, 'đã hạ', 'laid')}: {cards.names(g.faces)}")
+    kind_vi = {"u": "ù thường", "chiu-u": "chíu ù", "opening": "thiên ù (bài chia)"}[ctx.kind]
+    kind_en = {"u": "ordinary ù", "chiu-u": "chíu ù", "opening": "thiên ù (dealt hand)"}[ctx.kind]
+    if ctx.card is not None:
+        sv, se = SOURCE_WORDS[ctx.source]
+        out.append(say(lang, f"Ù: {kind_vi}, quân {cards.label(ctx.card)}, {sv}",
+                       f"Win: {kind_en}, on {cards.label(ctx.card)}, {se}"))
+    else:
+        out.append(say(lang, f"Ù: {kind_vi}", f"Win: {kind_en}"))
+    flags = [w for w, on in ((pick(lang, "thông", "thông (won the last hand)"), ctx.thong),
+                             (pick(lang, "chưa qua cửa chì", "first round"), ctx.first_round))
+             if on]
+    if flags:
+        out.append(f"  {', '.join(flags)}")
+    out.append(say(lang, f"Kết quả: Ù — {v.reason_vi}", f"Verdict: WIN — {v.reason_en}"))
+    out.append("")
+    out.append(f"{pick(lang, 'Cước', 'Cước (bonuses)')}:")
+    for h in j.held:
+        row = t.rows[h.row]
+        if h.replaced_by is not None:
+            by = t.rows[h.replaced_by].title_vi
+            out.append(say(lang, f"  - ({h.name_vi}: đã tính trong {by}, không xướng riêng)"
+                           f"  [{h.row}]",
+                           f"  - ({h.name_en}: part of {t.rows[h.replaced_by].title_en}, not "
+                           f"declared on its own)  [{h.row}]"))
+            continue
+        amount = _amount(h, lang)
+        times = f" ×{h.times}" if h.times != 1 else ""
+        out.append(f"  - {h.name_vi}{times} / {h.name_en}"
+                   f"{f' — {amount}' if amount else ''}  [{h.row}; {row.section}]")
+        if h.amount_rule:
+            ar = t.rows[h.amount_rule]
+            out.append(say(lang, f"      số tiền theo dòng {ar.id} ({ar.status}): "
+                           f"{rules.options[ar.id]}",
+                           f"      amount from row {ar.id} ({ar.status}): "
+                           f"{rules.options[ar.id]}"))
+    for rid in j.undecided:
+        row = t.rows[rid]
+        out.append(say(lang, f"  ? {row.title_vi}: cần bài lúc chia (--dealt)  [{rid}]",
+                       f"  ? {row.title_en}: needs the dealt hand (--dealt)  [{rid}]"))
+    if sc is not None:
+        out.append(f"{pick(lang, 'Tổng', 'Totals')}: {sc.diem} {pick(lang, 'điểm', 'points')}, "
+                   f"{sc.dich} dịch")
+        out.append(_score_line(sc, lang))
+        out.append(f"  {pick(lang, 'theo dòng', 'rows')}: {', '.join(sc.rules)}")
+    decl = declaration(j.declared)
+    out.append(say(lang, f"Xướng đúng: {', '.join(_name(h) for h in decl)}",
+                   f"Correct declaration: {', '.join(_name(h) for h in decl)}"))
+    if alts:
+        breaks = {(c["amount_rule"], v) for c in t.data.get("cuoc", []) if "amount_rule" in c
+                  for row, v, _, _ in score.pattern_breaks(t) if row == c["rule"]}
+        out.append("")
+        out.append(say(lang, "Các cách đọc còn mở sẽ đổi:", "What the open readings would change:"))
+        for a in alts:
+            r = a["result"]
+            head = f"  {a['row']}={a['value']}: "
+            if (a["row"], a["value"]) in breaks:
+                head += pick(lang, "(lệch khỏi bảng điểm của 001)",
+                             "(off the pattern of 001's table)") + " "
+            if r["judgement"] is None:
+                out.append(head + say(lang, f"không ù — {r['verdict'].reason_vi}",
+                                      f"no win — {r['verdict'].reason_en}"))
+                continue
+            rj, rs = r["judgement"], r["score"]
+            names = ", ".join(_name(h) for h in declaration(rj.declared))
+            line = head + names
+            if rs is not None:
+                line += (f"; {pick(lang, 'điểm thắng', 'worth')} {rs.total}, gà {rs.ga}"
+                         + ("" if rs.allowed else pick(lang, " (làng không cho ù)",
+                                                       " (not accepted as a win)")))
+            if rj.undecided != j.undecided:
+                names = ", ".join(pick(lang, t.rows[x].title_vi, t.rows[x].title_en)
+                                  for x in rj.undecided)
+                line += f"; {pick(lang, 'cần --dealt', 'needs --dealt')}: {names or '—'}"
+            out.append(line)
+    return "\n".join(out)
