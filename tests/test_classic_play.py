@@ -208,3 +208,16 @@ def test_thien_u_reading_sets_the_chan_a_dealt_win_needs(value: str, minimum: in
     assert engine(rules).is_win(counts, 0, None, "opening") == (minimum <= 2)
     v = engine(rules).judge(hand, (), None, "opening")
     assert v.win == (minimum <= 2) and "thien-u" in v.rules
+
+
+def test_the_packed_machine_refuses_classic_with_the_reason() -> None:
+    from chanspec.model import packed
+
+    rules = _rules(3)
+    why = packed.unsupported(rules)
+    assert why is not None and "penalise" in why
+    forbid = rules.with_options(restriction_mode="forbid")
+    assert "when" in (packed.unsupported(forbid) or "")
+    with pytest.raises(ValueError, match="does not play table 'classic'"):
+        packed.Packed(rules, [])
+    assert packed.unsupported(table.rules("family", 4)) is None
