@@ -5,6 +5,15 @@ correct declaration (xướng), and what each open reading would change::
     chanspec score CARD... --card CARD [--source SOURCE] [--kind u|chiu-u|opening]
                    [--laid "2v 2v"]... [--dealt "CARDS"] [--thong] [--first-round] [--json]
 
+    chanspec score --log FILE [--thong] [--declare CUOC,...] [--option k=v]... [--json]
+
+``--log`` scores a finished hand from its record: an NDJSON game log (``chanspec play
+--ruleset classic --json --out FILE`` writes one), a ``State.to_json()`` file or an ITF
+trace.  The hand is replayed on the reference machine (every line must conform) and the
+win context is read from its history (`cuoc.won_hand`): the kind of win, the winning card
+and where it came from, the chíu made, the first round, the winner's dealt hand.
+``--option`` values are laid over the log's own (the hand is replayed under the log's).
+
 The positional cards are every card held before the winning card, laid-down ones
 included (as for ``chanspec win``); each ``--laid`` names one laid-down group among them
 (a laid chíu is a chíu made, two laid chắn of one face an ăn bòn).  ``--kind opening`` is
@@ -19,6 +28,7 @@ import argparse
 import dataclasses
 import difflib
 import json
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -70,8 +80,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         "cước rows, with or without cuoc- (e.g. chi,bach-thu)")
     p.add_argument("--first-round", action="store_true",
                    help="chưa qua cửa chì của mình (địa ù) / before one's own turn came round")
+    p.add_argument("--log", metavar="FILE",
+                   help="chấm một ván đã xong từ nhật ký (NDJSON, tệp trạng thái hay ITF) / "
+                        "score a finished hand from its log (NDJSON, state file or ITF)")
     add_common(p)
-    p.set_defaults(func=run, ruleset="classic")
+    p.set_defaults(func=run, ruleset=None)
 
 
 # --------------------------------------------------------------------------- judging
@@ -191,12 +204,72 @@ def judge_declaration(rules: table.Rules, j: cuoc.Judgement,
     return d, score.score(rules, cuoc.Judgement(paid, ()))
 
 
-def run(args: argparse.Namespace) -> int:
-    rules = resolve(args)
+# --------------------------------------------------------------------------- from a log
+
+_HAND_FLAGS = (("cards", "CARD..."), ("card", "--card"), ("source", "--source"),
+               ("laid", "--laid"), ("dealt", "--dealt"), ("first_round", "--first-round"))
+
+
+class LogProblem(ValueError):
+    """A ``--log`` file with nothing to score: unreadable, not conforming, no win."""
+
+
+def from_log(args: argparse.Namespace) -> tuple[table.Rules, cuoc.WonHand]:
+    """The rules and the win of the finished hand recorded in ``--log``; LogProblem (exit
+    2) for a file that cannot be read, does not conform, or records no win."""
+    from chanspec.checks.conform import replay
+
+    given = [flag for attr, flag in _HAND_FLAGS if getattr(args, attr)]
+    if args.kind != "u":
+        given.append("--kind")
+    if given:
+        raise LogProblem(f"--log reads the hand and how it was won from the log: drop "
+                            f"{', '.join(given)}")
+    tbl = None if args.ruleset is None else table.load(args.ruleset)
+    res = replay.replay_path(args.log, tbl)
+    if res.error is not None:
+        raise LogProblem(f"cannot read the log: {res.error}")
+    if res.divergence is not None:
+        d = res.divergence
+        raise LogProblem(f"{args.log}:{d.line}: the log does not follow the rules after "
+                            f"{d.step} actions: {d.en} "
+                            f"[{', '.join(d.rules)}]; chanspec replay {args.log} tells more")
+    st = res.state
+    assert st is not None
+    rules = st.rules
     if "cuoc" not in rules.table.data:
-        raise win.HandError(f"table {rules.table.id!r} states no cước ([[cuoc]]); score "
-                            "judges classic Chắn: --ruleset classic")
-    hand, laid, ctx = context_of(args, rules)
+        raise LogProblem(f"{args.log}: the hand was played under table "
+                            f"{rules.table.id!r}, which states no cước ([[cuoc]]); score "
+                            "judges classic Chắn hands (chanspec play --ruleset classic)")
+    try:
+        won = cuoc.won_hand(st)
+    except cuoc.NoWin as exc:
+        raise LogProblem(f"{args.log}: {exc}") from None
+    extra = rules.table.parse_options(args.option or [])
+    if extra:
+        rules = rules.table.resolve(rules.players, {**rules.options, **extra})
+    if args.thong:
+        won = dataclasses.replace(won, ctx=dataclasses.replace(won.ctx, thong=True))
+    return rules, won
+
+
+def run(args: argparse.Namespace) -> int:
+    won: cuoc.WonHand | None = None
+    if args.log is not None:
+        try:
+            rules, won = from_log(args)
+        except LogProblem as exc:
+            print(f"chanspec score: {exc}", file=sys.stderr)
+            return 2
+        hand, laid, ctx = list(won.hand), list(won.laid), won.ctx
+    else:
+        if args.ruleset is None:
+            args.ruleset = "classic"
+        rules = resolve(args)
+        if "cuoc" not in rules.table.data:
+            raise win.HandError(f"table {rules.table.id!r} states no cước ([[cuoc]]); score "
+                                "judges classic Chắn: --ruleset classic")
+        hand, laid, ctx = context_of(args, rules)
     res = evaluate(rules, hand, laid, ctx)
     if res["judgement"] is None:
         v = res["verdict"]
@@ -207,16 +280,31 @@ def run(args: argparse.Namespace) -> int:
     decl = None if named is None else judge_declaration(rules, res["judgement"], named)
     if args.json:
         doc = as_json(rules, ctx, res, alts)
+        if won is not None:
+            doc["log"] = {"file": args.log, "seat": won.seat, "faults": list(won.faults)}
         if decl is not None:
             d, sc = decl
             doc["declared"] = {**d.as_json(), "score": None if sc is None else sc.as_json()}
         print(json.dumps(doc, ensure_ascii=False))
     else:
         text = render(rules, hand, laid, ctx, res, alts, args.lang)
+        if won is not None:
+            text = render_log_head(args.log, won, args.lang) + "\n" + text
         if decl is not None:
             text += "\n" + render_declaration(rules, *decl, lang=args.lang)
         print(text)
     return 0
+
+
+def render_log_head(path: str, won: cuoc.WonHand, lang: str) -> str:
+    """Where the scored hand comes from: the log, the winner's seat, their faults."""
+    out = [say(lang, f"Ván trong {path}: người {won.seat} ù",
+               f"Hand in {path}: seat {won.seat} wins")]
+    if won.faults:
+        rows = ", ".join(dict.fromkeys(r for f in won.faults for r in f["rules"]))
+        out.append(say(lang, f"  người ù phạm luật chơi {len(won.faults)} lần ({rows})",
+                       f"  the winner broke rules of play {len(won.faults)} times ({rows})"))
+    return "\n".join(out)
 
 
 def render_declaration(rules: table.Rules, d: cuoc.Declaration, sc: score.Score | None,

@@ -10,9 +10,10 @@ and strict reader.  In short:
   ``u``, ``chiu-u``, ``chiu``, ``eat``, ``reclaim``, ``pass``, ``discard``, ``return``,
   ``timeout``.  A replayer checks each one is legal where it stands;
 * *consequence* lines are what the rules make happen after an action: ``draw``, ``laid``,
-  ``returned``, ``passed-on``, ``dead``, ``timeout-as``, ``declined``, ``banned`` and
-  ``end``.  They are optional in a log, but each one present must agree with the rules,
-  in order (and a log that writes ``banned`` lines must write all of them).
+  ``returned``, ``passed-on``, ``dead``, ``timeout-as``, ``declined``, ``banned``,
+  ``fault`` (under ``restriction-mode=penalise``: the act broke these rows) and ``end``.
+  They are optional in a log, but each one present must agree with the rules, in order
+  (and a log that writes ``banned`` lines must write all of them).
 
 `record()` writes a log by replaying actions on the reference machine; `parse()` reads
 one back and raises `LogError` (line, field, what was expected, what to try) on the first
@@ -39,7 +40,7 @@ VERSION = 1
 ACTION_TYPES = ("u", "chiu-u", "chiu", "eat", "reclaim", "pass", "discard", "return", "timeout")
 CARD_ACTIONS = frozenset({"eat", "reclaim", "discard", "return"})
 CONSEQUENCE_TYPES = ("draw", "laid", "returned", "passed-on", "dead", "timeout-as", "declined",
-                     "banned", "end")
+                     "banned", "fault", "end")
 # The bans a ``banned`` line names: every kind a restriction row may create
 # (`chanspec.model.table.BANS`) but ``win``, which is the ``declined`` line.
 BAN_KINDS = tuple(b for b in table_mod.BANS if b != "win")
@@ -58,6 +59,8 @@ _CONSEQUENCE_FIELDS: dict[str, tuple[dict[str, str], dict[str, str]]] = {
     "timeout-as": ({"seat": "seat", "action": "action"}, {}),
     "declined": ({"seat": "seat", "card": "card-or-null"}, {}),
     "banned": ({"seat": "seat", "ban": "ban-kind", "face": "card-or-null", "rule": "rule"}, {}),
+    # restriction-mode=penalise: the act just made broke these rows of the rules of play
+    "fault": ({"seat": "seat", "rules": "rules"}, {}),
     "end": ({"result": "result"},
             {"seat": "seat", "kind": "win-kind", "card": "card-or-null", "hand": "groups"}),
 }
@@ -268,6 +271,12 @@ class LineCheck:
             if not isinstance(value, str) or not value:
                 raise self.fail(fld, f"expected a rule id such as 'pass-chan-ban', found "
                                 f"{value!r}", "the id of the table row that creates the ban")
+        elif kind == "rules":
+            if not isinstance(value, list) or not value:
+                raise self.fail(fld, f"expected a non-empty list of rule ids, found {value!r}",
+                                "the rows of the rules of play the act breaks")
+            for i, r in enumerate(value):
+                self.check(f"{fld}[{i}]", "rule", r)
         else:  # pragma: no cover - the tables above use only these kinds
             raise AssertionError(kind)
 
@@ -630,6 +639,11 @@ def say_line(d: Mapping[str, Any]) -> tuple[str, str]:
         en = _BAN_EN.get(ban, ban).format(f=f)
         return (f"người {d['seat']} từ nay không được {vi} ({d.get('rule')})",
                 f"seat {d['seat']} may no longer {en} ({d.get('rule')})")
+    if t == "fault":
+        rows = ", ".join(str(r) for r in d.get("rules") or [])
+        return (f"người {d['seat']} phạm luật chơi ({rows}): vẫn đi, ghi thành lỗi",
+                f"seat {d['seat']} breaks a rule of play ({rows}): the act stands, recorded "
+                "as a fault")
     if t == "end":
         if d.get("result") == "win":
             on = "" if d.get("card") is None else f" {nm(d['card'])}"
