@@ -5,6 +5,12 @@ correct declaration (xướng), and what each open reading would change::
     chanspec score CARD... --card CARD [--source SOURCE] [--kind u|chiu-u|opening]
                    [--laid "2v 2v"]... [--dealt "CARDS"] [--thong] [--first-round] [--json]
 
+    chanspec score --frequency N [--seed S] [--policy greedy|uniform] [--option k=v]... [--json]
+
+``--frequency N`` plays N seeded classic hands (hand i from seed ``S * 1_000_000 + i``)
+and counts how often each cước is declared among the wins and each fault of the rules of
+play is recorded (restriction-mode=penalise), per 10,000 (`oracles.cuoc_freq`).
+
     chanspec score --log FILE [--thong] [--declare CUOC,...] [--option k=v]... [--json]
 
 ``--log`` scores a finished hand from its record: an NDJSON game log (``chanspec play
@@ -33,7 +39,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chanspec.checks.cli.options import add_command, add_common, non_default_options, resolve
-from chanspec.checks.output import pick, say
+from chanspec.checks.output import Ticker, pick, progress_every, say
 from chanspec.model import cards, cuoc, score, table, win
 
 KINDS: tuple[win.WinKind, ...] = ("u", "chiu-u", "opening")
@@ -83,6 +89,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--log", metavar="FILE",
                    help="chấm một ván đã xong từ nhật ký (NDJSON, tệp trạng thái hay ITF) / "
                         "score a finished hand from its log (NDJSON, state file or ITF)")
+    p.add_argument("--frequency", type=int, metavar="N",
+                   help="chơi N ván ngẫu nhiên có hạt giống và đếm cước, lỗi / play N seeded "
+                        "random hands and count the cước and faults")
+    p.add_argument("--seed", type=int, default=0,
+                   help="hạt giống của --frequency (mặc định 0) / seed of --frequency")
+    p.add_argument("--policy", choices=("greedy", "uniform"), default="greedy",
+                   help="người chơi ngẫu nhiên của --frequency / the random player of "
+                        "--frequency (default greedy)")
     add_common(p)
     p.set_defaults(func=run, ruleset=None)
 
@@ -253,7 +267,84 @@ def from_log(args: argparse.Namespace) -> tuple[table.Rules, cuoc.WonHand]:
     return rules, won
 
 
+def run_frequency(args: argparse.Namespace) -> int:
+    """``--frequency N``: count the cước and faults of N seeded hands."""
+    from chanspec.checks.oracles import cuoc_freq
+
+    if args.frequency <= 0:
+        raise win.HandError(f"--frequency {args.frequency}: give a number of hands, e.g. "
+                            "--frequency 1000")
+    given = [flag for attr, flag in _HAND_FLAGS + (("log", "--log"), ("declare", "--declare"))
+             if getattr(args, attr)]
+    if given:
+        raise win.HandError(f"--frequency plays its own hands: drop {', '.join(given)}")
+    if args.ruleset is None:
+        args.ruleset = "classic"
+    rules = resolve(args)
+    if "cuoc" not in rules.table.data:
+        raise win.HandError(f"table {rules.table.id!r} states no cước ([[cuoc]]); "
+                            "--frequency counts classic Chắn: --ruleset classic")
+    ticker = Ticker(progress_every(sys.stderr))
+
+    def progress(done: int) -> None:
+        if not getattr(args, "quiet", False) and ticker.due():
+            print(f"  {done}/{args.frequency}", file=sys.stderr, flush=True)
+
+    freq = cuoc_freq.frequency(rules, args.frequency, args.seed, args.policy, progress)
+    if args.json:
+        print(json.dumps({"options": dict(non_default_options(rules)), **freq.as_json()},
+                         ensure_ascii=False))
+    else:
+        print(render_frequency(rules, freq, args.lang))
+    return 0
+
+
+def render_frequency(rules: table.Rules, freq: Any, lang: str) -> str:
+    t = rules.table
+    doc = freq.as_json()
+    wins = doc["wins"]
+    title = lambda rid: t.rows[rid].title_vi if rid in t.rows else rid  # noqa: E731
+    out = [say(lang, f"{freq.hands} ván {t.title_vi}, {rules.players} người, hạt giống "
+                     f"{freq.seed} (ván {doc['hand_seeds']}), người chơi {freq.policy}",
+               f"{freq.hands} hands of {t.title_en}, {rules.players} players, seed "
+               f"{freq.seed} (hands {doc['hand_seeds']}), {freq.policy} player"),
+           say(lang, f"Kết thúc: {', '.join(f'{k} {v}' for k, v in doc['ended'].items())}",
+               f"Ended: {', '.join(f'{k} {v}' for k, v in doc['ended'].items())}"),
+           "",
+           say(lang, f"Cước trong {wins} ván ù (số ván xướng; trên 10.000 ván ù):",
+               f"Cước among {wins} wins (wins declaring it; per 10,000 wins):")]
+    for rid, c in doc["cuoc"].items():
+        extra = "" if c["held"] == c["declared"] else pick(
+            lang, f" (có {c['held']}, kể cả khi bị cước khác thay)",
+            f" (held {c['held']}, replaced ones included)")
+        rate = "—" if c["per_10000_wins"] is None else f"{c['per_10000_wins']:.1f}"
+        out.append(f"  {title(rid):<28} {c['declared']:>6}  {rate:>8}{extra}  [{rid}]")
+    missing = [c["rule"] for c in t.data.get("cuoc", []) if c["rule"] not in doc["cuoc"]]
+    if missing:
+        out.append(say(lang, f"  không gặp: {', '.join(title(r) for r in missing)}",
+                       f"  never seen: {', '.join(missing)}"))
+    mode = rules.options.get("restriction-mode", "-")
+    out += ["", say(lang, f"Lỗi luật chơi (restriction-mode={mode}): "
+                          f"{doc['fault_records']} lần, trong {doc['hands_with_faults']} ván "
+                          "(số lần; số ván; ván trên 10.000 ván):",
+                    f"Faults of the rules of play (restriction-mode={mode}): "
+                    f"{doc['fault_records']} "
+                    f"records in {doc['hands_with_faults']} hands (records; hands; hands per "
+                    "10,000):")]
+    for rid, c in doc["faults"].items():
+        rate = "—" if c["hands_per_10000"] is None else f"{c['hands_per_10000']:.1f}"
+        out.append(f"  {rid:<34} {c['count']:>7} {c['hands']:>6} {rate:>8}")
+    if freq.best is not None:
+        out += ["", say(lang, f"Điểm cao nhất: {freq.best[0]} (ván hạt giống {freq.best[1]}); "
+                              f"{freq.refused} ván ù dưới mức tối thiểu",
+                        f"Highest total: {freq.best[0]} (hand seed {freq.best[1]}); "
+                        f"{freq.refused} wins below the house minimum")]
+    return "\n".join(out)
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.frequency is not None:
+        return run_frequency(args)
     won: cuoc.WonHand | None = None
     if args.log is not None:
         try:
