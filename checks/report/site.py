@@ -250,9 +250,10 @@ def export_rulesets(table: table_mod.Table) -> dict[str, Any]:
 
 
 def _page(table: table_mod.Table, current: str, title: tuple[str, str], body: str,
-          scripts: Sequence[str] = ()) -> str:
+          scripts: Sequence[str] = (),
+          pages: Sequence[tuple[str, str, str]] = PAGES) -> str:
     nav = []
-    for href, vi, en in PAGES:
+    for href, vi, en in pages:
         cur = ' aria-current="page"' if href == current else ""
         nav.append(f'<li><a class="internal" href="{href}"{cur}>{bi(vi, en)}</a></li>')
     script_tags = "".join(f'<script src="{esc(s)}"></script>' for s in scripts)
@@ -978,7 +979,8 @@ def _flow_mermaid(tbl: table_mod.Table) -> str | None:
 def build_report(out_dir: str | Path, *, table: table_mod.Table | str = "family",
                  findings: Mapping[str, Any] | Iterable[Any] | None = None,
                  svgs: Iterable[Any] = (),
-                 clauses: Sequence[Mapping[str, Any]] = ()) -> Path:
+                 clauses: Sequence[Mapping[str, Any]] = (),
+                 cuoc: Mapping[str, Any] | None = None) -> Path:
     """Write the site into out_dir (created if needed); returns the path of index.html.
 
     ``table``: a loaded Table or a ruleset name/path.  ``findings``: row id -> finding
@@ -986,7 +988,8 @@ def build_report(out_dir: str | Path, *, table: table_mod.Table | str = "family"
     paths of SVG files, or ``(path, title)`` pairs, or ``{"path", "title_vi", "title_en"}``
     dicts; they are copied into ``out_dir/diagrams/``.  ``clauses``: the clause
     measurements of the saved findings (``OPEN_QUESTIONS.json``), shown on the questions
-    page.
+    page.  ``cuoc``: the data of the cước page (`cuoc_page.compute()`, for the table it
+    names); with it the site gets cuoc.html and a link to it.
     """
     tbl = table_mod.load(table) if isinstance(table, str) else table
     fmap = _findings_map(findings)
@@ -1024,6 +1027,15 @@ def build_report(out_dir: str | Path, *, table: table_mod.Table | str = "family"
         "explorer.html": (("Thử bài ù", "Winning-hand explorer"), explorer_page(tbl, data),
                           ("assets/win.js", "assets/explorer.js")),
     }
+    nav: tuple[tuple[str, str, str], ...] = PAGES
+    if cuoc is not None:
+        from chanspec.checks.report import cuoc_page
+
+        ctbl = table_mod.load(str(cuoc["table"]))
+        nav = PAGES + (cuoc_page.PAGE,)
+        pages[cuoc_page.PAGE[0]] = ((f"{cuoc_page.PAGE[1]} — {ctbl.title_vi}",
+                                     f"{cuoc_page.PAGE[2]} — {ctbl.title_en}"),
+                                    cuoc_page.cuoc_page(ctbl, cuoc), ())
     for name, (title, body, scripts) in pages.items():
-        write_atomic(out / name, _page(tbl, name, title, body, scripts))
+        write_atomic(out / name, _page(tbl, name, title, body, scripts, nav))
     return out / "index.html"
