@@ -27,7 +27,7 @@ def data() -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def built(data: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("site")
-    site.build_report(out, table="family", cuoc=data)
+    site.build_report(out, table="family", extra_pages=[cuoc_page.page(data)])
     return out
 
 

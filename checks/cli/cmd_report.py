@@ -93,19 +93,22 @@ def run(args: argparse.Namespace) -> int:
         return 2
     cuoc_data = None
     if args.cuoc_hands:
-        from chanspec.checks.report import cuoc_page
-        from chanspec.model import table as table_mod
+        from chanspec.checks.report import cuoc_page  # Z3 and random play: only when asked
+        from chanspec.model.table import load as load_builtin
+
 
         print(say(args.lang, f"Trang cước: tìm ví dụ và chơi {args.cuoc_hands} ván…",
                   f"The cước page: finding examples and playing {args.cuoc_hands} hands…"),
               file=sys.stderr)
-        cuoc_data = cuoc_page.compute(table_mod.load("classic"), hands=args.cuoc_hands)
+        cuoc_data = cuoc_page.compute(load_builtin("classic"), hands=args.cuoc_hands)
+    extra = [] if cuoc_data is None else [cuoc_page.page(cuoc_data)]
     try:
         with tempfile.TemporaryDirectory() as tmp:
             svgs: list[Any] = list(args.svg) or _checker_svgs(
                 Path(args.from_dir), Path(tmp), table, args.lang)
             index = report.build_report(args.out, table=table, findings=findings, svgs=svgs,
-                                        clauses=clause_docs, cuoc=cuoc_data)
+                                        clauses=clause_docs,
+                                        extra_pages=extra)
     except ValueError as exc:
         print(say(args.lang, f"Kết quả kiểm tra không hợp lệ: {exc}", f"Bad findings: {exc}"),
               file=sys.stderr)

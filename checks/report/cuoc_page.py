@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chanspec.checks.oracles import cuoc_cooccur, cuoc_freq, cuoc_search
+from chanspec.checks.report.site import bi, esc, tiles
 from chanspec.model import cards, score
 from chanspec.model import table as table_mod
 
@@ -159,14 +160,19 @@ def compute(tbl: table_mod.Table, *, hands: int = 200, seed: int = 0,
 
 
 def _bi(vi: str, en: str) -> str:
-    from chanspec.checks.report.site import bi
-
     return bi(vi, en)
 
 
-def _amounts(entry: Mapping[str, Any], tbl: table_mod.Table) -> str:
-    from chanspec.checks.report.site import esc
+def page(data: Mapping[str, Any]) -> tuple[str, tuple[str, str], tuple[str, str], str]:
+    """cuoc.html for `site.build_report(extra_pages=...)`: file name, nav words, title,
+    body."""
+    tbl = table_mod.load(str(data["table"]))
+    return (PAGE[0], (PAGE[1], PAGE[2]),
+            (f"{PAGE[1]} — {tbl.title_vi}", f"{PAGE[2]} — {tbl.title_en}"),
+            cuoc_page(tbl, data))
 
+
+def _amounts(entry: Mapping[str, Any], tbl: table_mod.Table) -> str:
     if "amount_rule" in entry:
         row = tbl.rows[entry["amount_rule"]]
         items = []
@@ -184,8 +190,6 @@ def _amounts(entry: Mapping[str, Any], tbl: table_mod.Table) -> str:
 
 
 def _readings(entry: Mapping[str, Any], tbl: table_mod.Table) -> str:
-    from chanspec.checks.report.site import esc
-
     rows = [r for r in _option_rows({k: v for k, v in entry.items() if k != "amount_rule"})
             if r in tbl.rows]
     if not rows:
@@ -204,8 +208,6 @@ def _readings(entry: Mapping[str, Any], tbl: table_mod.Table) -> str:
 
 
 def _example(ex: Mapping[str, Any] | None, tbl: table_mod.Table, red: Sequence[int]) -> str:
-    from chanspec.checks.report.site import esc, tiles
-
     if ex is None:
         return f"<p>{_bi('Chưa tìm được ví dụ.', 'No example found yet.')}</p>"
     ctx = ex["context"]
@@ -265,8 +267,6 @@ def _titles(tbl: table_mod.Table, rows: Sequence[str]) -> str:
 
 
 def _cooccur_table(tbl: table_mod.Table, pairs: Sequence[Mapping[str, Any]]) -> str:
-    from chanspec.checks.report.site import esc
-
     rows = list(dict.fromkeys([p["a"] for p in pairs] + [p["b"] for p in pairs]))
     cell = {(p["a"], p["b"]): p for p in pairs}
     head = "".join(f"<th scope='col'>{_titles(tbl, [r])}</th>" for r in rows)
@@ -294,8 +294,6 @@ def _cooccur_table(tbl: table_mod.Table, pairs: Sequence[Mapping[str, Any]]) -> 
 
 def cuoc_page(tbl: table_mod.Table, data: Mapping[str, Any]) -> str:
     """The body of cuoc.html."""
-    from chanspec.checks.report.site import esc, tiles
-
     red = sorted(tbl.resolve(data.get("players", 4), {}).red)
     freq = data.get("frequency")
     out = ["<p>" + _bi(

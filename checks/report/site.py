@@ -980,7 +980,8 @@ def build_report(out_dir: str | Path, *, table: table_mod.Table | str = "family"
                  findings: Mapping[str, Any] | Iterable[Any] | None = None,
                  svgs: Iterable[Any] = (),
                  clauses: Sequence[Mapping[str, Any]] = (),
-                 cuoc: Mapping[str, Any] | None = None) -> Path:
+                 extra_pages: Sequence[tuple[str, tuple[str, str], tuple[str, str], str]] = ()
+                 ) -> Path:
     """Write the site into out_dir (created if needed); returns the path of index.html.
 
     ``table``: a loaded Table or a ruleset name/path.  ``findings``: row id -> finding
@@ -988,8 +989,8 @@ def build_report(out_dir: str | Path, *, table: table_mod.Table | str = "family"
     paths of SVG files, or ``(path, title)`` pairs, or ``{"path", "title_vi", "title_en"}``
     dicts; they are copied into ``out_dir/diagrams/``.  ``clauses``: the clause
     measurements of the saved findings (``OPEN_QUESTIONS.json``), shown on the questions
-    page.  ``cuoc``: the data of the cước page (`cuoc_page.compute()`, for the table it
-    names); with it the site gets cuoc.html and a link to it.
+    page.  ``extra_pages``: (file name, (nav vi, nav en), (title vi, title en), body HTML)
+    of more pages, linked from every page (the cước page: `cuoc_page.page()`).
     """
     tbl = table_mod.load(table) if isinstance(table, str) else table
     fmap = _findings_map(findings)
@@ -1027,15 +1028,11 @@ def build_report(out_dir: str | Path, *, table: table_mod.Table | str = "family"
         "explorer.html": (("Thử bài ù", "Winning-hand explorer"), explorer_page(tbl, data),
                           ("assets/win.js", "assets/explorer.js")),
     }
-    nav: tuple[tuple[str, str, str], ...] = PAGES
-    if cuoc is not None:
-        from chanspec.checks.report import cuoc_page
-
-        ctbl = table_mod.load(str(cuoc["table"]))
-        nav = PAGES + (cuoc_page.PAGE,)
-        pages[cuoc_page.PAGE[0]] = ((f"{cuoc_page.PAGE[1]} — {ctbl.title_vi}",
-                                     f"{cuoc_page.PAGE[2]} — {ctbl.title_en}"),
-                                    cuoc_page.cuoc_page(ctbl, cuoc), ())
+    nav = PAGES + tuple((name, vi, en) for name, (vi, en), _, _ in extra_pages)
+    for name, _, title, body in extra_pages:
+        if name in pages or "/" in name or not name.endswith(".html"):
+            raise ValueError(f"extra page {name!r}: a new .html file name is needed")
+        pages[name] = (title, body, ())
     for name, (title, body, scripts) in pages.items():
         write_atomic(out / name, _page(tbl, name, title, body, scripts, nav))
     return out / "index.html"
