@@ -185,3 +185,67 @@ def test_with_context_is_a_win_the_scorer_accepts_and_beats_the_hand_alone() -> 
     j = cuoc.judge(rules, cards.counts(best.hand), [], v, ctxd.ctx)
     sc = score.score(rules, j)
     assert sc is not None and sc.total == ctxd.total
+
+
+# --------------------------------------------------------------------------- every cước
+
+
+@cache
+def _all() -> tuple[cc.AnyPair, ...]:
+    return tuple(cc.all_pairs(_rules(), seed=0, budget=4000))
+
+
+def test_every_pair_of_the_table_is_classified_and_witnesses_hold_both() -> None:
+    from chanspec.checks.oracles import cuoc_search
+
+    rules = _rules()
+    rows = [c["rule"] for c in rules.table.data["cuoc"]]
+    pairs = _all()
+    assert len(pairs) == len(rows) * (len(rows) - 1) // 2
+    hows = {p.how for p in pairs}
+    assert {"witness", "z3", "context", "definition"} <= hows
+    for p in pairs:
+        if p.how == "witness":
+            held = {h.row for h in cuoc_search.judge_sample(rules, p.sample).held}
+            assert {p.a, p.b} <= held
+
+
+def test_no_proof_contradicts_a_witness() -> None:
+    """The context and range proofs are relaxations: they must never refute a pair the
+    search holds together (checked on every witness pair)."""
+    rules = _rules()
+    for p in _all():
+        if p.how == "witness":
+            assert not cc.context_clash(rules, p.a, p.b), (p.a, p.b)
+            assert not cc.range_clash(rules, p.a, p.b), (p.a, p.b)
+
+
+def test_the_tables_exclusions_are_proved() -> None:
+    """Every `excludes` of the table (a contradiction by definition) is refuted here."""
+    rules = _rules()
+    how = {frozenset((p.a, p.b)): p.how for p in _all()}
+    checked = 0
+    for c in rules.table.data["cuoc"]:
+        for other in c.get("excludes", []):
+            assert how[frozenset((c["rule"], other))] in ("context", "definition", "z3")
+            checked += 1
+    assert checked >= 4
+    # ù xuông holds no other cước
+    assert all(p.how in ("context", "definition", "z3")
+               for p in _all() if "cuoc-xuong" in (p.a, p.b))
+
+
+def test_context_proof_is_sound_on_samples() -> None:
+    """A context in which the scorer says a cước is held lets its facts hold."""
+    from chanspec.checks.oracles import cuoc_search
+
+    rules = _rules()
+    entries = {c["rule"]: c for c in rules.table.data["cuoc"]}
+    seen = 0
+    for n, (r, s) in enumerate(cuoc_search.samples(rules.table, seed=9)):
+        if n >= 800:
+            break
+        for h in cuoc_search.judge_sample(r, s).held:
+            assert all(cc.facts_hold(c, s.ctx, entries, r.options) for c in entries[h.row]["all"])
+            seen += 1
+    assert seen > 800

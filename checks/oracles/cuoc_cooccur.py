@@ -19,6 +19,12 @@ often as Z3 can make it, scored by `score.score`; the formula only grows with mo
 and more times, so the best of those is the largest.  `with_context()` then tries every
 way that hand could have been won (each card of it as the winning card, each kind and
 source, thông, first round) and keeps the best total, a witness of a larger score.
+
+`all_pairs()` extends the table to every pair of the table's cước: a witness from the
+seeded search of checks/oracles/cuoc_search.py (checked by the scorer), or a proof that
+they never meet: Z3 (above), the enumeration of every context of a win (`context_clash`:
+the facts of the two entries never hold together, whatever the hand), or the ranges the
+two entries put on one measure (`range_clash`); what neither finds stays ``unknown``.
 """
 
 from __future__ import annotations
@@ -257,3 +263,206 @@ def with_context(rules: Rules, hand: Sequence[int]) -> Best:
                 best = Best(tuple(hand), ctx, tuple(h.row for h in j.declared), sc.total, sc.ga)
     assert best is not None, "the hand wins as a thiên ù at least"
     return best
+
+
+# --------------------------------------------------------------------------- every cước
+
+CONTEXT_WORDS = ("kind", "source", "card", "flag", "has")
+
+
+def facts_hold(cond: Mapping[str, Any], ctx: cuoc.WinContext, entries: Mapping[str, Any],
+            options: Mapping[str, str]) -> bool:
+    """Whether `cond` can hold in context `ctx` for *some* hand: the facts of the context
+    are judged, every measure of the hand is taken to hold (a relaxation)."""
+    if "when" in cond and not cond_holds(cond["when"], options):
+        return True
+    if "any" in cond:
+        return any(all(facts_hold(c, ctx, entries, options) for c in alt) for alt in cond["any"])
+    want = cond.get("is", True)
+    if "kind" in cond:
+        return (ctx.kind in cond["kind"]) == want
+    if "source" in cond:
+        return (ctx.source in cond["source"]) == want
+    if "card" in cond:
+        named = {cards.parse(c) for c in cond["card"]}
+        return (ctx.card is not None and ctx.card in named) == want
+    if "flag" in cond:
+        return {"thong": ctx.thong, "first-round": ctx.first_round}[cond["flag"]] == want
+    if "has" in cond:
+        return all(facts_hold(c, ctx, entries, options) for c in entries[cond["has"]]["all"])
+    return True
+
+
+def contexts(rules: Rules) -> list[cuoc.WinContext]:
+    """Every context the ``[[cuoc]]`` facts can tell apart: each kind of win, winning
+    card (none for thiên ù), source, thông and first round."""
+    out = []
+    for kind, src, thong, first in itertools.product(("u", "chiu-u", "opening"), WIN_SOURCES,
+                                                     (False, True), (False, True)):
+        faces: list[int | None] = [None] if kind == "opening" else sorted(rules.faces)
+        for f in faces:
+            out.append(cuoc.WinContext(kind, f, src, thong, first))  # type: ignore[arg-type]
+    return out
+
+
+def context_clash(rules: Rules, a: str, b: str) -> bool:
+    """True when no context lets both entries' facts hold (whatever the hand): the pair
+    can never occur together, proved by enumerating every context."""
+    entries = {c["rule"]: c for c in rules.table.data.get("cuoc", [])}
+    for ctx in contexts(rules):
+        if all(facts_hold(c, ctx, entries, rules.options) for c in entries[a]["all"]) and \
+                all(facts_hold(c, ctx, entries, rules.options) for c in entries[b]["all"]):
+            return False
+    return True
+
+
+_CMPS = ("eq", "ge", "le")
+
+
+def _ranges(conds: Sequence[Mapping[str, Any]], options: Mapping[str, str],
+            entries: Mapping[str, Any], row: str, order: Sequence[str]
+            ) -> list[dict[str, tuple[float, float]]]:
+    """The alternatives of a list of conditions, each as measure -> [low, high]: the
+    bounds the comparisons put on each measure (a measure is the condition without its
+    comparison), ``has`` expanded into the entry it names.  ``held = "cuoc"`` (how many
+    cước above this entry the hand holds) bounds the measure ``held:<row above>`` of every
+    entry above, so ``eq = 0`` says none of them is held."""
+    alts: list[dict[str, tuple[float, float]]] = [{}]
+
+    def meet(a: dict[str, tuple[float, float]], key: str, lo: float, hi: float
+             ) -> dict[str, tuple[float, float]]:
+        out = dict(a)
+        plo, phi = out.get(key, (float("-inf"), float("inf")))
+        out[key] = (max(lo, plo), min(hi, phi))
+        return out
+
+    for c in conds:
+        if "when" in c and not cond_holds(c["when"], options):
+            continue
+        if "any" in c:
+            new: list[dict[str, tuple[float, float]]] = []
+            for alt in c["any"]:
+                for sub in _ranges(alt, options, entries, row, order):
+                    for a in alts:
+                        merged = dict(a)
+                        for k, (lo, hi) in sub.items():
+                            merged = meet(merged, k, lo, hi)
+                        new.append(merged)
+            alts = new
+            continue
+        if "has" in c:
+            sub_alts = _ranges(entries[c["has"]]["all"], options, entries, c["has"], order)
+            alts = [_merge(a, s) for a in alts for s in sub_alts]
+            alts = [meet(a, f"held:{c['has']}", 1, 1) for a in alts]
+            continue
+        if c.get("held") == "cuoc" and any(k in c for k in _CMPS):
+            if c.get("eq") == 0 or c.get("le") == 0:
+                above = order[:order.index(row)]
+                for r in above:
+                    alts = [meet(a, f"held:{r}", 0, 0) for a in alts]
+            continue
+        if any(k in c for k in CONTEXT_WORDS):
+            continue  # facts: context_clash
+        cmp = next((k for k in _CMPS if k in c), None)
+        if cmp is None:
+            continue
+        key = repr(sorted((k, v) for k, v in c.items() if k not in _CMPS and k != "when"))
+        v = c[cmp]
+        lo, hi = {"eq": (v, v), "ge": (v, float("inf")), "le": (float("-inf"), v)}[cmp]
+        alts = [meet(a, key, lo, hi) for a in alts]
+    return alts
+
+
+def _merge(a: Mapping[str, tuple[float, float]], b: Mapping[str, tuple[float, float]]
+           ) -> dict[str, tuple[float, float]]:
+    out = dict(a)
+    for k, (lo, hi) in b.items():
+        plo, phi = out.get(k, (float("-inf"), float("inf")))
+        out[k] = (max(lo, plo), min(hi, phi))
+    return out
+
+
+def range_clash(rules: Rules, a: str, b: str) -> bool:
+    """True when every alternative of `a`'s conditions and every one of `b`'s bound
+    one measure of the same win to ranges that do not meet (thập thành's ten chắn and
+    bạch thủ's six; xuông, which holds no cước above it, and any cước above it)."""
+    entries = {c["rule"]: c for c in rules.table.data.get("cuoc", [])}
+    order = [c["rule"] for c in rules.table.data.get("cuoc", [])]
+    ra = [meet_held(x, a) for x in _ranges(entries[a]["all"], rules.options, entries, a, order)]
+    rb = [meet_held(x, b) for x in _ranges(entries[b]["all"], rules.options, entries, b, order)]
+    for x in ra:
+        for y in rb:
+            m = _merge(x, y)
+            if all(lo <= hi for lo, hi in m.values()):
+                return False
+    return True
+
+
+def meet_held(alt: Mapping[str, tuple[float, float]], row: str
+              ) -> dict[str, tuple[float, float]]:
+    """An alternative of `row` with the fact that `row` itself is held."""
+    return _merge(alt, {f"held:{row}": (1, 1)})
+
+
+@dataclass(frozen=True)
+class AnyPair:
+    """Two cước of the table under the rules' readings: `how` is ``witness`` (a winning
+    sample of the seeded search that holds both, replaced ones included; `sample`),
+    ``z3`` (both read the final hand alone and Z3 refutes them), ``context`` (no context
+    of the win lets both hold), ``definition`` (`range_clash`: both bound one measure to
+    ranges that do not meet) or ``unknown`` (no witness within the budget, no proof)."""
+
+    a: str
+    b: str
+    how: str
+    sample: Any = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {"a": self.a, "b": self.b, "how": self.how,
+                "sample": None if self.sample is None else self.sample.as_json()}
+
+
+def all_pairs(rules: Rules, seed: int = 0, budget: int = 20_000,
+              focus_budget: int = 0) -> list[AnyPair]:
+    """Every pair of the table's cước, held together (replaced ones included) or not:
+    witnesses from `budget` samples of the seeded search (those judged under `rules`'
+    options) and, with `focus_budget`, that many more favouring the faces of each entry
+    still in a pair without witness; proofs from Z3 for the cước of the final hand, from
+    the enumeration of contexts and from the ranges of the measures."""
+    from chanspec.checks.oracles import cuoc_search
+
+    entries = rules.table.data.get("cuoc", [])
+    rows = [c["rule"] for c in entries]
+    found: dict[tuple[str, str], Any] = {}
+
+    def run(stream: Any, n_max: int) -> None:
+        for n, (r, s) in enumerate(stream):
+            if n >= n_max:
+                return
+            if r.options != rules.options:
+                continue
+            held = [h.row for h in cuoc_search.judge_sample(r, s).held]
+            for x, y in itertools.combinations(sorted(held, key=rows.index), 2):
+                found.setdefault((x, y), s)
+
+    run(cuoc_search.samples(rules.table, seed, rules.players), budget)
+    if focus_budget:
+        for c in entries:
+            if any((x, y) not in found for x, y in itertools.combinations(rows, 2)
+                   if c["rule"] in (x, y)):
+                run(cuoc_search.samples(rules.table, seed, rules.players, focus=c),
+                    focus_budget)
+    refuted = {(p.a, p.b) for p in cooccurrence(rules) if not p.possible}
+    out = []
+    for a, b in itertools.combinations(rows, 2):
+        if (a, b) in found:
+            out.append(AnyPair(a, b, "witness", found[(a, b)]))
+        elif (a, b) in refuted:
+            out.append(AnyPair(a, b, "z3"))
+        elif context_clash(rules, a, b):
+            out.append(AnyPair(a, b, "context"))
+        elif range_clash(rules, a, b):
+            out.append(AnyPair(a, b, "definition"))
+        else:
+            out.append(AnyPair(a, b, "unknown"))
+    return out
