@@ -249,3 +249,19 @@ def test_cli_log_errors_are_clear(tmp_path: Path) -> None:
     assert code == 2 and "--card" in err
     code, _, err = run_cli("score", "--log", str(tmp_path / "none.ndjson"))
     assert code == 2 and "cannot read" in err
+
+
+def test_cli_log_takes_readings_thong_and_a_declaration(tmp_path: Path) -> None:
+    _, st = WINS[0]
+    p = _write_log(tmp_path, st)
+    code, out, _ = run_cli("score", "--log", str(p), "--json", "--option", "score-min=five",
+                           "--thong")
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["options"] == {"score-min": "five"} and doc["score"]["minimum"] == 5
+    assert doc["context"]["thong"] is True and "cuoc-thong" in doc["declaration"]
+    right = ",".join(doc["declaration"])
+    code, out, _ = run_cli("score", "--log", str(p), "--json", "--thong", "--declare", right)
+    assert code == 0 and json.loads(out)["declared"]["correct"] is True
+    code, _, err = run_cli("score", "--log", str(p), "--option", "no-such-row=1")
+    assert code == 2 and "no-such-row" in err
