@@ -546,7 +546,15 @@ class State:
 
     def _can_win_opening(self, seat: int) -> bool:
         return (not self._banned(seat, "win", None)
-                and self.engine.is_win(self.hands[seat], self.laid_chan[seat], None, "opening"))
+                and self.engine.is_win(*self._win_counts(seat), None, "opening"))
+
+    def _win_counts(self, seat: int) -> tuple[list[int], int]:
+        """(the counts the fast win check splits, the chắn laid outside them) for `seat`,
+        under ``[win] laid_rule``: the concealed hand and the laid chắn as laid; pooled,
+        a fresh list with the laid chắn and cạ added (the slower path)."""
+        if self.engine.pooled:
+            return self.engine.win_counts(self.hands[seat], self.laid[seat])
+        return self.hands[seat], self.laid_chan[seat]
 
     def _split_rules(self, seat: int, x: int, y: int) -> tuple[list[str], list[str]]:
         """(forbidding, allowing) rule ids for eating x with y as a cạ."""
@@ -583,6 +591,7 @@ class State:
         strand = self._plan.forbid_stranding
         second, turn, reclaimer = w.second, w.turn, w.reclaimer
         is_win = self.engine.is_win
+        pooled = self.engine.pooled
         act = self._plan.act
         may_eat = eat_ok and not (w.source == "draw" and not second and self._plan.next_only)
         for s in range(self.n):
@@ -606,10 +615,14 @@ class State:
             acts = []
             bans = self._ban_index(s)
             if (u_ok or (chiu_u_ok and hx >= 3)) and not bans.get("win"):
-                if u_ok and is_win(h, self.laid_chan[s], x, "u"):
+                # [win] laid_rule pooled: the laid chắn and cạ go with the concealed cards
+                wh, wc = (self.engine.win_counts(h, self.laid[s]) if pooled
+                          else (h, self.laid_chan[s]))
+                if u_ok and is_win(wh, wc, x, "u"):
                     acts.append(act["u"][s])
+                # chíu-ù: three *concealed* copies (hx), which pooled counts could not tell
                 if (chiu_u_ok and hx >= 3 and not self._banned(s, "chiu", x)
-                        and is_win(h, self.laid_chan[s], x, "chiu-u")):
+                        and is_win(wh, wc, x, "chiu-u")):
                     acts.append(act["chiu-u"][s])
             if chiu_ok and hx >= 3 and not self._banned(s, "chiu", x):
                 if (not second or in_turn) and not self._empties(h, 3) and not (

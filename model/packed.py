@@ -31,6 +31,8 @@ SEATS      one block of 93 bytes per seat (`SEAT`), laid out so that the cards t
                 seat has discarded that face
            +91  chắn laid down (a chíu counts 2)
            +92  every ban bit its ban row holds (derived: for sampling by kind)
+           +93  only when ``[win] laid_rule`` is pooled: 4 bytes, a bit per face laid
+                down as a chíu (the only laid cards not split again for a win)
 OPTF       per seat, while a window is open: what its claims were (`option_flags`) --
            derived, kept so settling the window needs no second look
 RESP       per seat: 0 not asked, 1 awaited, else its answer (2 pass, 3 ù, 4 chíu-ù,
@@ -94,6 +96,9 @@ HEADER = 17
 S_LAID, S_HAND, S_BANS, S_CHAN, S_BSUM = 0, 30, 60, 91, 92
 SEAT = 93
 CLAIM_VIEW = S_BSUM - S_HAND  # concealed + bans + chắn: what a seat's claims depend on
+# [win] laid_rule pooled: the faces laid as chíu (a bit each) after the seat's block, and
+# a seat's claims then depend on its whole block (laid cards included)
+S_CHIUS, CHIU_BYTES = SEAT, 4
 
 
 OPT_BITS = {"u": 1 | 8, "chiu-u": 1 | 16, "chiu": 32, "reclaim": 64}
@@ -176,23 +181,32 @@ class Packed:
         n = self.n = rules.players
         self.plan = p = _plan(rules)
         self.is_win = engine(rules).is_win
+        # [win] laid_rule pooled: laid chắn and cạ are split again with the concealed
+        # cards for a win (the slower path: a pool built per check, wider claim keys)
+        self.pooled = engine(rules).pooled
+        self.seat_size = SEAT + CHIU_BYTES if self.pooled else SEAT
         self.faces = rules.faces
         self.copies = rules.copies
         # offsets of the areas (see the module's table)
         self.DEAD = HEADER
         self.TMP = self.DEAD + F
         self.SEATS = self.TMP + F + 1
-        self.OPTF = self.SEATS + n * SEAT
+        self.OPTF = self.SEATS + n * self.seat_size
         self.RESP = self.OPTF + n  # last: a window's positions share all bytes before
         self.size = self.RESP + n
         self.no_window = bytes(2 * n)  # OPTF and RESP of a closed window
-        base = [self.SEATS + s * SEAT for s in range(n)]
+        base = [self.SEATS + s * self.seat_size for s in range(n)]
         self.laid_at = tuple(b + S_LAID for b in base)
         self.hand_at = tuple(b + S_HAND for b in base)
         self.bans_at = tuple(b + S_BANS for b in base)
         self.chan_at = tuple(b + S_CHAN for b in base)
         self.bsum_at = tuple(b + S_BSUM for b in base)
-        self.seat_hand = tuple(enumerate(self.hand_at))
+        # what a seat's claims depend on (claims_of): from its concealed counts to its
+        # laid chắn as laid; pooled, its whole block
+        self.view_at = tuple(b + S_LAID for b in base) if self.pooled else self.hand_at
+        self.view_len = self.seat_size if self.pooled else CLAIM_VIEW
+        self.seat_hand = tuple((s, self.hand_at[s], self.view_at[s],
+                                self.view_at[s] + self.view_len) for s in range(n))
         # the first bytes of a claim key, by claim_code (built once: keys are hot)
         self._prefix = [bytes((s, x, src, second, in_turn, rc))
                         for s in range(n) for x in range(32) for src in range(8)
@@ -285,6 +299,8 @@ class Packed:
             for g in st.laid[s]:
                 for f in g.faces:
                     m[lo + f] += 1
+                if self.pooled and g.kind == "chiu":
+                    self._mark_chiu(m, lo, g.faces[0])
             for f in st.dead[s]:
                 m[self.DEAD + f] += 1
             b = self.bans_at[s]
@@ -538,9 +554,13 @@ class Packed:
         if not in_turn and not u_ok and hx < 3:
             return []
         b = self.bans_at[s]
+        pool = None
+        if self.pooled:
+            lo = self.laid_at[s]
+            pool = self._pool(p[lo:lo + self.seat_size])
         won = self._win_or_chiu(p[h:h + F], p[b:b + F + 1], p[self.chan_at[s]], x,
                                 u_ok, chiu_u_ok, chiu_ok and (not second or in_turn),
-                                0 if in_turn else 1)
+                                0 if in_turn else 1, pool)
         acts = [self.act[k][s] for k, bit in WIN_OR_CHIU if won & bit]
         may_eat = eat_ok and not (src == S_DRAW and not second and self.plan.next_only)
         if may_eat and in_turn:
@@ -550,19 +570,26 @@ class Packed:
 
     def _win_or_chiu(self, hand: bytes | bytearray, row: bytes | bytearray, chan: int,
                      x: int, u_ok: bool, chiu_u_ok: bool, chiu_ok: bool,
-                     follows: int = -1) -> int:
+                     follows: int = -1, pool: tuple[list[int], int] | None = None) -> int:
         """Which of ù, chíu-ù and chíu (`OPT_BITS`) a seat with these concealed cards,
         ban row and laid chắn may claim on x, when the window allows them.  `follows`:
         what a chíu leads to, 0 a discard, 1 a return (-1: not known; then a chíu that
-        would strand the seat under forbid-claim is still counted, an over-estimate)."""
+        would strand the seat under forbid-claim is still counted, an over-estimate).
+        `pool`: under ``[win] laid_rule`` pooled, the counts the win check splits and
+        the chắn laid outside them (`_pool`); None as laid."""
         hx = hand[x]
         bits = row[x] | row[ANY]
         chiu_free = hx >= 3 and not bits & B_CHIU
         out = 0
         if (u_ok or (chiu_u_ok and hx >= 3)) and not row[ANY] & B_WIN:
-            if u_ok and self.is_win(hand, chan, x, "u"):
+            if pool is None:
+                wh, wc = hand, chan
+            else:
+                wh, wc = pool
+            if u_ok and self.is_win(wh, wc, x, "u"):
                 out |= OPT_BITS["u"]
-            if chiu_u_ok and chiu_free and self.is_win(hand, chan, x, "chiu-u"):
+            # chíu-ù: three *concealed* copies (chiu_free), then the pooled counts
+            if chiu_u_ok and chiu_free and self.is_win(wh, wc, x, "chiu-u"):
                 out |= OPT_BITS["chiu-u"]
         if chiu_ok and chiu_free and not (self.plan.keep_one and sum(hand) <= 3) and not (
                 follows >= 0 and self.plan.forbid_stranding
@@ -572,8 +599,9 @@ class Packed:
 
     def claims_of(self, p: bytes | bytearray, s: int) -> list[Action]:
         """Seat `s`'s claims on the open window (`seat_options`).  They depend only on
-        the seat's own hand, laid chắn and bans and on the window, so they are
-        remembered by those bytes (`_opts`, cleared past `cache_max` entries)."""
+        the seat's own hand, laid chắn and bans (pooled: its whole block, laid cards
+        included) and on the window, so they are remembered by those bytes (`_opts`,
+        cleared past `cache_max` entries)."""
         x, turn, reclaimer = p[WC], p[WT], p[WR]
         in_turn = s == turn
         h = self.hand_at[s]
@@ -581,8 +609,9 @@ class Packed:
                 p[W2] or (not self.u_ok[p[WS]] and p[h + x] < 3))):
             return NO_ACTIONS
         src = p[WS] | (4 if self._final(p) else 0)
+        v = self.view_at[s]
         key = self._prefix[claim_code(s, x, src, p[W2], in_turn, s == reclaimer)
-                           ] + p[h:h + CLAIM_VIEW]
+                           ] + p[v:v + self.view_len]
         e = self._opts.get(key)
         return (e or self._remember(key, p, s))[0]
 
@@ -594,20 +623,26 @@ class Packed:
         return e
 
     def _out_of_turn_masks(self, view: bytes) -> tuple[int, int, int]:
-        """For a seat's view (concealed counts, ban row, laid chắn) and each source
-        (draw, discard, return): the faces x it could claim out of its turn on a card
-        not passed on -- ù, chíu-ù or chíu, exactly as `seat_options` decides them."""
+        """For a seat's view (concealed counts, ban row, laid chắn; pooled, its whole
+        block) and each source (draw, discard, return): the faces x it could claim out
+        of its turn on a card not passed on -- ù, chíu-ù or chíu, exactly as
+        `seat_options` decides them."""
         if len(self._oot) >= self.cache_max:
             self._oot.clear()
+        pool = None
+        if self.pooled:
+            pool = self._pool(view)
+            view = view[S_HAND:S_BSUM]
         hand, row, chan = view[:F], view[F:F + F + 1], view[CLAIM_VIEW - 1]
+        held = hand if pool is None else pool[0]  # pooled: laid copies are held too
         out = []
         for src in SOURCES:
             u_ok, chiu_u_ok, chiu_ok, _ = self.claim_ok[src]
             mask = 0
             for x in self.faces:
                 # (no copy of x is left to appear when the seat holds them all)
-                if hand[x] < self.copies and self._win_or_chiu(hand, row, chan, x, u_ok,
-                                                               chiu_u_ok, chiu_ok):
+                if held[x] < self.copies and self._win_or_chiu(hand, row, chan, x, u_ok,
+                                                               chiu_u_ok, chiu_ok, pool=pool):
                     mask |= 1 << x
             out.append(mask)
         masks = self._oot[view] = (out[0], out[1], out[2])
@@ -650,8 +685,31 @@ class Packed:
         b = self.bans_at[s]
         if p[b + ANY] & B_WIN:
             return False
+        if self.pooled:
+            lo = self.laid_at[s]
+            return self.is_win(*self._pool(p[lo:lo + self.seat_size]), None, "opening")
         h = self.hand_at[s]
         return self.is_win(p[h:h + F], p[self.chan_at[s]], None, "opening")
+
+    def _pool(self, block: bytes | bytearray) -> tuple[list[int], int]:
+        """Under ``[win] laid_rule`` pooled, for a seat's block (from its laid counts):
+        (its concealed cards with the cards of its laid chắn and cạ, the chắn of its
+        laid chíu), what `WinEngine.win_counts` gives for the reference's groups."""
+        pool = [block[S_LAID + f] + block[S_HAND + f] for f in range(F)]
+        mask = int.from_bytes(block[S_CHIUS:S_CHIUS + CHIU_BYTES], "little")
+        chan = 0
+        while mask:
+            low = mask & -mask
+            pool[low.bit_length() - 1] -= 4  # a chíu: four cards, two chắn, never split
+            chan += 2
+            mask ^= low
+        return pool, chan
+
+    @staticmethod
+    def _mark_chiu(m: bytearray, lo: int, face: int) -> None:
+        """Pooled: mark `face` as laid down as a chíu in the seat block at `lo`."""
+        at = lo + S_CHIUS + face // 8
+        m[at] |= 1 << face % 8
 
     # ------------------------------------------------------------------ transitions
     def step(self, p: bytes, a: Action) -> bytes:
@@ -735,7 +793,7 @@ class Packed:
         prefix = self._prefix
         oot = self._oot
         srck = src | (4 if self._final(m) else 0)  # the claim key's source byte
-        for s, h in self.seat_hand:
+        for s, h, v0, v1 in self.seat_hand:
             in_turn = s == turn
             if s == giver or (s != reclaimer and not in_turn and (
                     second or (not u_ok and m[h + card] < 3))):
@@ -744,13 +802,13 @@ class Packed:
             if not in_turn and s != reclaimer:
                 # out of turn a seat can only win or chíu: most cannot, and that is
                 # known from its view alone (one lookup, no key to build)
-                view = bytes(m[h:h + CLAIM_VIEW])
+                view = bytes(m[v0:v1])
                 masks = oot.get(view) or self._out_of_turn_masks(view)
                 if not masks[src] >> card & 1:
                     m[r + s] = m[fl + s] = 0
                     continue
             key = prefix[((((s << 5 | card) << 3 | srck) << 1 | second) << 1 | in_turn) << 1
-                         | (s == reclaimer)] + m[h:h + CLAIM_VIEW]
+                         | (s == reclaimer)] + m[v0:v1]
             e = memo.get(key) or self._remember(key, m, s)
             if e[0]:
                 m[r + s] = R_ASKED
@@ -828,6 +886,8 @@ class Packed:
             m[ho + x] -= 3
             m[lo + x] += 4
             m[self.chan_at[s]] += 2
+            if self.pooled:
+                self._mark_chiu(m, lo, x)
             gate, second = m[WG], m[W2]
             self._close_window(m)
             if s == turn:

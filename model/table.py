@@ -91,10 +91,12 @@ MACHINE_VALUES: dict[str, tuple[str, ...]] = {
     "eating.no_split_scope_rule": ("always", "after-eating-ca"),
     "eating.ca_over_chan_rule": ("no-ban", "counts-as-pass"),
     "turn.restriction_mode_rule": ("forbid", "penalise"),
+    # the reading of laid groups when a win is judged (model/win.py, `Rules.laid_pooled`)
+    "win.laid_rule": ("as-laid", "pooled"),
 }
 # What the machine reads for a role the table leaves out (only the optional roles).
 MACHINE_DEFAULTS = {"eating.split_chan_rule": "allowed", "eating.no_split_scope_rule": "always",
-                    "turn.restriction_mode_rule": "forbid"}
+                    "turn.restriction_mode_rule": "forbid", "win.laid_rule": "as-laid"}
 # Where a row's words are in the family's text: "<seed file> §<part> ¶<n>|•<n> s<m>[-<k>]",
 # several places separated by "; " (paragraph or bullet n of part, sentence m of it).
 # A text without numbered parts is placed by heading: "[<heading>] ¶<n>|•<n>|#<n> s<m>[-<k>]"
@@ -254,6 +256,12 @@ class Rules:
     def __post_init__(self) -> None:
         if self.opening_min_chan < 0:
             object.__setattr__(self, "opening_min_chan", self.variant.min_chan)
+
+    @property
+    def laid_pooled(self) -> bool:
+        """[win] laid_rule reads ``pooled``: laid chắn and cạ are split again with the
+        concealed cards when a win is judged (False: as laid, also without the role)."""
+        return self.machine.get("win.laid_rule", "as-laid") == "pooled"
 
     @property
     def players(self) -> int:
@@ -885,7 +893,7 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
     # them has no such faces and no special cạ)
     opening = ("opening_rule", "opening_min_chan_by_value")
     if ck.keys("win", win, ["rule", "counts_rule"],
-               [f for t in trios for f in t] + list(exact) + list(opening)):
+               [f for t in trios for f in t] + list(exact) + list(opening) + ["laid_rule"]):
         if any(f in win for f in opening):
             _check_opening(ck, win, rows)
         for group in trios:
@@ -896,7 +904,7 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
                         ck.add("win", f, f"goes with {', '.join(given)}: give all of "
                                f"{', '.join(group)} or none")
         for f in ("rule", "counts_rule", "never_complete_rule", "special_ca_in_hand_rule",
-                  "special_ca_final_rule", "exact_min_rule"):
+                  "special_ca_final_rule", "exact_min_rule", "laid_rule"):
             if f in win or f in ("rule", "counts_rule"):
                 ck.ref("win", f, win.get(f), rows)
         if "never_complete" in win:
@@ -908,8 +916,19 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
         _check_exact_min(ck, win, rows)
 
     _validate_turn(ck, data, rows, played)
+    _check_machine_values(ck, data, rows)
     _validate_cuoc(ck, data, rows)
     return rows, variants
+
+
+def _check_machine_values(ck: _Checker, data: Mapping[str, Any],
+                          rows: Mapping[str, Row]) -> None:
+    """A role the machine reads a value for (`MACHINE_VALUES`) is well stated
+    (`_check_role`), whichever section names it and whether or not the turn is played."""
+    for role, vals in MACHINE_VALUES.items():
+        sec, f = role.split(".")
+        part = data.get(sec)
+        _check_role(ck, sec, f, part.get(f, "") if isinstance(part, dict) else "", rows, vals)
 
 
 # --------------------------------------------------------------------------- cước
@@ -1326,10 +1345,6 @@ def _validate_turn(ck: _Checker, data: Mapping[str, Any], rows: dict[str, Row],
     if played and ck.keys("turn", turn, TURN_FIELDS, OPTIONAL_TURN_FIELDS):
         for f in TURN_FIELDS + [f for f in OPTIONAL_TURN_FIELDS if f in turn]:
             ck.ref("turn", f, role_row(turn.get(f)), rows)
-    for role, vals in MACHINE_VALUES.items():
-        sec, f = role.split(".")
-        part = data.get(sec)
-        _check_role(ck, sec, f, part.get(f, "") if isinstance(part, dict) else "", rows, vals)
 
     seen: set[tuple[str, str]] = set()
     claims = data.get("claim")

@@ -14,6 +14,17 @@ Restrictions come from the table, never from this code: which pairs are cạ and
 those are special, the faces that may never complete ù, the faces that complete only a
 hand of exactly the minimum chắn (``[win] exact_min``: classic Chắn's Chi Chi under one
 reading), and whether a special cạ may be the final pair.
+
+Laid-down groups follow the reading of ``[win] laid_rule`` (row ``laid-groups``): *as
+laid* (the default, and the engine's only behaviour for a table without the row), the
+laid chắn and cạ stay as they were laid and only add their chắn, so the concealed cards
+must split on their own; *pooled*, the cards of laid chắn and cạ go back with the
+concealed ones and everything is split again for the most chắn.  Under both a chíu stays
+two chắn of its face.  The tables are the same either way: only the counts handed to
+them change (`WinEngine.win_counts`), so both readings are equally fast, except that
+`judge` also asks the other reading (one more fast check) to cite the row when it
+decides, and the game machine adds the laid cards to a copy of the concealed counts at
+each check under *pooled* (a few dozen additions, `HandIndex` keeps them incrementally).
 """
 
 from __future__ import annotations
@@ -166,6 +177,9 @@ class WinEngine:
         self.r_exact = r.get("win.exact_min_rule", "")
         self.exact = rules.exact_min
         self.exact_applies = rules.exact_min_applies
+        # [win] laid_rule: laid chắn and cạ split again with the concealed cards (pooled)
+        self.pooled = rules.laid_pooled
+        self.r_laid = r.get("win.laid_rule", "")
         # face -> (class number, weight, final row, best table, kinds it never completes)
         self._slot: dict[int, tuple[object, ...]] = {}
         for ci, t in enumerate(self.classes):
@@ -204,6 +218,24 @@ class WinEngine:
             )
 
     # ------------------------------------------------------------------ fast path
+    def win_counts(self, concealed: Sequence[int], laid: Iterable[Group],
+                   pooled: bool | None = None) -> tuple[list[int], int]:
+        """(the counts a win check splits into pairs, the chắn laid outside them) for a
+        player's concealed counts and laid groups, under the reading of ``[win]
+        laid_rule`` (or `pooled`, to ask the other reading).  As laid: the concealed
+        counts and every laid group's chắn.  Pooled: the concealed counts plus the cards
+        of laid chắn and cạ, and the chắn of laid chíu only (a chíu stays two chắn)."""
+        pool = self.pooled if pooled is None else pooled
+        counts = list(concealed)
+        fixed = 0
+        for g in laid:
+            if pool and g.kind != "chiu":
+                for f in g.faces:
+                    counts[f] += 1
+            else:
+                fixed += g.chan
+        return counts, fixed
+
     def concealed_best(self, counts: Sequence[int]) -> int:
         """Largest chắn count over complete decompositions of concealed counts (NONE if none)."""
         total = 0
@@ -219,9 +251,13 @@ class WinEngine:
 
     def is_win(self, concealed: Sequence[int], laid_chan: int, candidate: int | None,
                kind: WinKind = "u") -> bool:
-        """Fast decision. `concealed` holds counts per face *without* the candidate;
-        `laid_chan` is the chắn already laid down (a chíu counts 2).  Card totals are
-        the caller's to keep right (the machine does)."""
+        """Fast decision. `concealed` holds the counts per face to split into pairs,
+        *without* the candidate; `laid_chan` is the chắn laid outside them (a chíu counts
+        2).  As laid (``[win] laid_rule``) these are the concealed cards and every laid
+        group's chắn; pooled, what `win_counts` gives (the laid chắn and cạ among the
+        counts).  A chíu-ù needs three of the candidate among the counts; under pooled
+        the caller makes sure they are concealed ones (the machine offers chíu-ù only
+        then).  Card totals are the caller's to keep right (the machine does)."""
         if candidate is None:
             b = self.concealed_best(concealed)
             return b >= 0 and b + laid_chan >= self.opening_min
@@ -298,9 +334,7 @@ class WinEngine:
             raise HandError("an opening win has no completing card")
         if kind != "opening" and candidate is None:
             raise HandError("a win needs the card that would complete the hand (--with)")
-        laid_chan = sum(g.chan for g in laid)
         n = sum(held)
-        fixed = [g.faces for g in laid]
         if n != self.need_cards:
             return self._no(
                 None, None, (self.r_shape,),
@@ -309,15 +343,35 @@ class WinEngine:
                 f"{n} quân không thể thành {self.rules.pairs} đôi: bài ù có đúng "
                 f"{self.need_cards} quân",
             )
+        if kind == "chiu-u":
+            assert candidate is not None
+            if concealed[candidate] < 3:
+                raise HandError(f"chíu-ù on {cards.name(candidate)} needs three concealed copies")
+        v = self._judge_split(concealed, laid, candidate, kind, self.pooled)
+        if self.r_laid and any(g.kind != "chiu" for g in laid):
+            # [win] laid_rule decides when the other reading would give the other answer
+            other = self.is_win(*self.win_counts(concealed, laid, not self.pooled),
+                                candidate, kind)
+            if other != v.win:
+                en, vi = ((" (laid chắn and cạ split again with the concealed cards)",
+                           " (Chắn, Cạ đã hạ được ghép lại cùng bài kín)") if self.pooled else
+                          (" (laid groups stay as laid)", " (nhóm đã hạ giữ nguyên)"))
+                v = Verdict(v.win, v.chan, v.groups, tuple(dict.fromkeys(
+                    v.rules + (self.r_laid,))), v.reason_en + en, v.reason_vi + vi)
+        return v
+
+    def _judge_split(self, concealed: Sequence[int], laid: Sequence[Group],
+                     candidate: int | None, kind: WinKind, pooled: bool) -> Verdict:
+        """`judge` on checked input of the right size, under one reading of laid groups."""
+        free, laid_chan = self.win_counts(concealed, laid, pooled)
+        fixed = [g.faces for g in laid if not pooled or g.kind == "chiu"]
         refused_card = (candidate is not None and candidate in self.never
                         and kind in self.never_applies)
         exact = (candidate is not None and candidate in self.exact
                  and kind in self.exact_applies)
         if kind == "chiu-u":
             assert candidate is not None
-            if concealed[candidate] < 3:
-                raise HandError(f"chíu-ù on {cards.name(candidate)} needs three concealed copies")
-            rest = list(concealed)
+            rest = list(free)
             rest[candidate] -= 3
             b = self.concealed_best(rest)
             chan = None if b < 0 else b + laid_chan + 2
@@ -325,14 +379,14 @@ class WinEngine:
             rules_used: tuple[str, ...] = (self.r_shape, self.r_counts, self.r_chiu)
             final_blocked = False
         elif kind == "opening":
-            b = self.concealed_best(concealed)
+            b = self.concealed_best(free)
             chan = None if b < 0 else b + laid_chan
-            groups = None if b < 0 else tuple(fixed) + self._decompose(concealed)
+            groups = None if b < 0 else tuple(fixed) + self._decompose(free)
             rules_used = (self.r_shape, self.r_counts)
             final_blocked = False
         else:
             assert candidate is not None
-            full = list(concealed)
+            full = list(free)
             full[candidate] += 1
             t = self.class_of[candidate]
             i = t.index[candidate]
@@ -472,20 +526,32 @@ class WinEngine:
 
 
 class HandIndex:
-    """One player's concealed counts, kept ready for O(1) win decisions.
+    """One player's cards, kept ready for O(1) win decisions.
 
     `add` / `remove` move one concealed card in O(1) (one table lookup each);
     `wins_with(candidate, kind)` answers `WinEngine.is_win` for the current counts in
     O(1) as well: the per-class maxima are kept summed, with a count of the classes that
-    do not split into pairs.  `laid_chan` follows the player's laid-down chắn.
+    do not split into pairs.  `laid_chan` follows the chắn laid outside the counts.
+
+    Laid-down groups follow ``[win] laid_rule``: `eat` and `lay_chiu` lay a group down.
+    As laid, an eaten group leaves the counts and adds its chắn; pooled, its cards stay
+    among the counts split (`pool`; the taken card joins them) while `counts` keeps the
+    concealed cards only (a chíu-ù needs three concealed copies).  A chíu always leaves
+    them and adds two chắn.  `wins_with` is the same code under both readings.
     """
 
-    __slots__ = ("engine", "counts", "laid_chan", "_keys", "_vals", "_total", "_broken",
-                 "_slot", "_best", "_min", "_copies")
+    __slots__ = ("engine", "counts", "pool", "laid_chan", "_keys", "_vals", "_total",
+                 "_broken", "_slot", "_best", "_min", "_min_open", "_copies")
 
-    def __init__(self, engine: WinEngine, counts: Sequence[int] = (), laid_chan: int = 0):
+    def __init__(self, engine: WinEngine, counts: Sequence[int] = (), laid_chan: int = 0,
+                 laid: Sequence[Group] = ()):
+        """`counts`: the concealed cards; `laid_chan`: chắn laid outside them; `laid`:
+        groups already laid down, taken in under the table's reading of laid groups."""
         self.engine = engine
         self.counts = [0] * cards.NUM_FACES
+        # the counts the tables split: the concealed ones themselves as laid, a list of
+        # their own (concealed + laid chắn and cạ) pooled
+        self.pool = [0] * cards.NUM_FACES if engine.pooled else self.counts
         self.laid_chan = laid_chan
         self._slot = engine._slot
         self._best = tuple(t.best for t in engine.classes)
@@ -499,6 +565,12 @@ class HandIndex:
         for f, n in enumerate(counts):
             for _ in range(n):
                 self.add(f)
+        for g in laid:
+            if engine.pooled and g.kind != "chiu":
+                for f in g.faces:
+                    self._join(f)
+            else:
+                self.laid_chan += g.chan
 
     def _move(self, face: int, step: int) -> None:
         slot = self._slot.get(face)
@@ -519,25 +591,60 @@ class HandIndex:
         else:
             self._total += new
 
-    def add(self, face: int) -> None:
-        if self.counts[face] >= self._copies:
-            raise HandError(f"{cards.name(face)} would be held {self.counts[face] + 1} times; "
+    def _join(self, face: int) -> None:
+        """One more card among the counts split (pooled: a laid card)."""
+        if self.pool[face] >= self._copies:
+            raise HandError(f"{cards.name(face)} would be held {self.pool[face] + 1} times; "
                             f"the deck has only {self._copies}")
         self._move(face, 1)
-        self.counts[face] += 1
+        self.pool[face] += 1
+
+    def add(self, face: int) -> None:
+        """One more concealed card."""
+        self._join(face)
+        if self.pool is not self.counts:
+            self.counts[face] += 1
 
     def remove(self, face: int) -> None:
+        """One concealed card less."""
         if self.counts[face] <= 0:
             raise HandError(f"{cards.name(face)} is not in the concealed hand")
         self._move(face, -1)
         self.counts[face] -= 1
+        if self.pool is not self.counts:
+            self.pool[face] -= 1
+
+    def eat(self, card: int, partner: int) -> None:
+        """Lay the taken `card` down with the concealed `partner`, as a chắn or a cạ.
+
+        Raises HandError when `partner` is not concealed or the two make no group."""
+        if self.counts[partner] <= 0:
+            raise HandError(f"{cards.name(partner)} is not in the concealed hand")
+        g = group_of((card, partner), self.engine.rules)
+        if self.pool is self.counts:  # as laid: the group leaves the counts split
+            self.remove(partner)
+            self.laid_chan += g.chan
+        else:  # pooled: the partner stays among them, the card joins them
+            self._join(card)
+            self.counts[partner] -= 1
+
+    def lay_chiu(self, face: int) -> None:
+        """Lay three concealed copies of `face` down with the fourth as a chíu (two chắn,
+        under either reading).  Raises HandError without three concealed copies."""
+        if self.counts[face] < 3:
+            raise HandError(f"a chíu of {cards.name(face)} needs three concealed copies")
+        for _ in range(3):
+            self.remove(face)
+        self.laid_chan += 2
 
     def best(self) -> int:
-        """Largest concealed chắn count (NONE when the concealed cards do not split)."""
+        """Largest chắn count of the counts split (NONE when they do not split): the
+        concealed cards as laid, with the laid chắn and cạ pooled."""
         return NONE if self._broken else self._total
 
     def wins_with(self, candidate: int | None, kind: WinKind = "u") -> bool:
-        """The same answer as ``engine.is_win(self.counts, self.laid_chan, candidate, kind)``."""
+        """The same answer as ``engine.is_win(self.pool, self.laid_chan, candidate,
+        kind)`` (`pool` is `counts` as laid); a chíu-ù needs three *concealed* copies."""
         if candidate is None:
             return not self._broken and self._total + self.laid_chan >= self._min_open
         ci, w, final, best_t, never_kinds, exact_kinds = self._slot[candidate]

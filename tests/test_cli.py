@@ -114,6 +114,22 @@ def test_win_too_few_chan(capsys: pytest.CaptureFixture[str]) -> None:
     assert "win-counts" in obj["rules"]
 
 
+def test_win_reading_of_laid_groups(capsys: pytest.CaptureFixture[str]) -> None:
+    """--option laid-groups=pooled: the laid cạ 3v+3n and the concealed 3v, 3n make two
+    chắn only when split again; both verdicts name the row, which decided them."""
+    hand = "3v 3n 3v 3n 2v 2v 4v 4v 5v 5v 6v 6v 7v 7v 2n 8v 8n 9v 9n 4n 4s 5n 5s".split()
+    got = {}
+    for value in ("as-laid", "pooled"):
+        code, out, _ = run(capsys, "win", *hand, "--with", "2n", "--laid", "3v 3n",
+                           "--option", f"laid-groups={value}", "--json")
+        assert code == 0
+        got[value] = json.loads(out)
+    assert (got["as-laid"]["win"], got["as-laid"]["chan"]) == (False, 6)
+    assert (got["pooled"]["win"], got["pooled"]["chan"]) == (True, 8)
+    assert ["3v", "3v"] in got["pooled"]["pairs"] and ["3n", "3n"] in got["pooled"]["pairs"]
+    assert all("laid-groups" in g["rules"] for g in got.values())
+
+
 def test_yeu_never_completes(capsys: pytest.CaptureFixture[str]) -> None:
     hand = [c for c in HAND4 if c != "7s"] + ["chi"]
     code, out, _ = run(capsys, "win", *hand, "--with", "chi", "--json")

@@ -109,6 +109,50 @@ def test_full_size_hands_agree_step_by_step(players: int, world: int, seed: int,
     compare(pk, s, 0)
 
 
+def test_pooled_laid_groups_agree_where_the_readings_differ() -> None:
+    """Seeded full-size hands played claim-eagerly under laid-groups=pooled (laid chắn
+    and cạ split again for a win; the packed machine then keeps the faces laid as chíu
+    and keys claims by the whole seat block): the packed machine agrees with the
+    reference at every step, and the hands pass windows where a seat with laid groups
+    may win under pooled and not as laid (or the other way), so the reading is covered."""
+    import random
+
+    from chanspec.checks.explore.invariants import choose
+    from chanspec.model import win
+
+    rules = BASE.resolve(4, {"laid-groups": "pooled"})
+    as_laid = win.engine(BASE.resolve(4, {}))
+    pooled = win.engine(rules)
+    differ = 0
+    for seed in range(12):
+        deal = deal_random(rules, seed, opener=seed % 4)
+        pk = Packed(rules, [deal])
+        s = State(rules, deal)
+        p = pk.encode(s)
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            assert pk.legal(p) == legal, [a.code() for a in s.history]
+            if not legal:
+                break
+            if s.window is not None:
+                x = s.window.card
+                for seat in range(s.n):
+                    h = s.hands[seat]
+                    if (s.laid[seat] and seat != s.window.giver
+                            and sum(h) + sum(len(g.faces) for g in s.laid[seat]) + 1
+                            == 2 * rules.pairs):
+                        differ += (as_laid.is_win(h, s.laid_chan[seat], x, "u")
+                                   != pooled.is_win(*pooled.win_counts(h, s.laid[seat]),
+                                                    x, "u"))
+            a = choose(legal, rng, 0.8)
+            s.apply(a)
+            p = pk.step(p, a)
+            assert p == pk.encode(s), [x.code() for x in s.history]
+        compare(pk, s, 0)
+    assert differ > 0
+
+
 def test_packing_is_fixed_size_and_leaves_out_the_history() -> None:
     rules = BASE.resolve(4, {})
     a, b = deal_random(rules, 1), deal_random(rules, 2)

@@ -175,3 +175,32 @@ def test_noc_empty_is_honoured_on_every_last_card() -> None:
             last = max(i for i, e in enumerate(s.events) if e["type"] == "draw")
             assert all(e["type"] in ("pass", "dead", "end") for e in s.events[last + 1:])
     assert asked >= 1 and drawn > 50, (asked, drawn)
+
+
+def test_laid_groups_decides_claims_and_the_explanation_cites_it() -> None:
+    """Row laid-groups in play: at the first position where lock-step random play under
+    the two readings meets different legal actions, some seat with a laid chắn or cạ
+    may win under pooled only (pooling keeps every split as laid, so never the other
+    way).  The pooled machine's explanation of that win names the row, and so does the
+    as-laid engine's refusal of the same hand (the as-laid machine may not even ask the
+    seat: with no claim, a drawn card passes on at once)."""
+    from chanspec.model import win
+    from test_option_flips import search_flip
+
+    found = search_flip("laid-groups", "as-laid", "pooled")
+    assert found is not None
+    sa, la, lb = found
+    sb = State(sa.rules.with_options(**{"laid-groups": "pooled"}), sa.deal)
+    for a in sa.history:
+        sb.apply(a)
+    assert set(sb.legal_actions()) == lb
+    wins = {a for a in la ^ lb if a.kind in ("u", "chiu-u")}
+    assert wins and wins <= lb - la
+    as_laid = win.engine(sa.rules)
+    for a in wins:
+        eb = sb.explain(a)
+        assert eb.legal and "laid-groups" in eb.rules
+        assert sb.window is not None and any(g.kind != "chiu" for g in sb.laid[a.seat])
+        v = as_laid.judge(sb.held_faces(a.seat), sb.laid[a.seat], sb.window.card,
+                          a.kind)  # type: ignore[arg-type]
+        assert not v.win and "laid-groups" in v.rules

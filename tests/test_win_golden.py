@@ -40,8 +40,12 @@ def verdict(rules: Rules, hand: str, cand: str | None, kind: str = "u",
         for f in g.faces:
             concealed[f] -= 1
     if len(faces) + (c is not None) == 2 * rules.pairs:  # is_win trusts the card total
-        laid_chan = sum(g.chan for g in groups)
-        assert e.is_win(concealed, laid_chan, c, kind) == v.win  # type: ignore[arg-type]
+        # the counts the reading of laid groups splits (row laid-groups)
+        counts, laid_chan = e.win_counts(concealed, groups)
+        assert e.is_win(counts, laid_chan, c, kind) == v.win  # type: ignore[arg-type]
+        if c is not None:
+            idx = win.HandIndex(e, concealed, laid=groups)
+            assert idx.wins_with(c, kind) == v.win  # type: ignore[arg-type]
     return v
 
 
@@ -158,16 +162,92 @@ def test_chiu_counts_two_chan() -> None:
     assert v2.win and v2.chan == 8
 
 
-def test_laid_groups_stay_as_they_are() -> None:
-    """§4 first paragraph (counts row): laid-down groups are not regrouped.
+POOLED = {"laid_groups": "pooled"}
 
-    Held: 2v 2v 2n 2n.  Concealed they give two chắn; laid as the cạ 2v+2n twice they
-    give none, and the total falls below eight."""
-    rules = R()
+
+def test_laid_groups_as_laid_or_split_again() -> None:
+    """§4 first paragraph, row laid-groups: the text does not say whether laid groups
+    stay as they were laid.
+
+    Held: 2v 2v 2n 2n, laid as the cạ 2v+2n twice.  As laid they give no chắn and the
+    total is 7 of the 8 needed; split again with the concealed cards they are the chắn
+    2v 2v and 2n 2n: 9 chắn.  Both verdicts cite the row, which decided them; concealed,
+    the same cards win under either reading, without the row."""
     hand = "2v 2v 2n 2n 3v 3v 4v 4v 5v 5v 6v 6v 7v 7v 8v 8v 9v 9v 3n 3s 4n 4s 5n"
-    assert verdict(rules, hand, "5s").win  # 8 + 2 chắn, concealed
-    laid = verdict(rules, hand, "5s", laid=(("ca", "2v 2n"), ("ca", "2v 2n")))
-    assert not laid.win and laid.chan == 7
+    laid = (("ca", "2v 2n"), ("ca", "2v 2n"))
+    for opts in ({}, POOLED):
+        v = verdict(R(**opts), hand, "5s")
+        assert v.win and v.chan == 9 and "laid-groups" not in v.rules
+    as_laid = verdict(R(), hand, "5s", laid=laid)
+    assert not as_laid.win and as_laid.chan == 7
+    assert as_laid.rules == ("win-shape", "win-counts", "laid-groups")
+    pooled = verdict(R(**POOLED), hand, "5s", laid=laid)
+    assert pooled.win and pooled.chan == 9
+    assert pooled.rules == ("win-shape", "win-counts", "laid-groups")
+    assert pooled.groups is not None and ((cards.parse("2v"),) * 2 in pooled.groups)
+
+
+def test_laid_ca_and_concealed_ca_make_two_chan_only_when_pooled() -> None:
+    """Row laid-groups, the example of its text: the cạ Tam Vạn + Tam Văn laid down and
+    one Tam Vạn and one Tam Văn concealed.  Concealed they can only pair with each other
+    (no Tam Sách is held): as laid, two cạ and 6 chắn in all; pooled, 3v 3v and 3n 3n
+    and 8 chắn, a win.  The completing Nhì Văn makes a chắn, a final pair either way."""
+    hand = "3v 3n 3v 3n 2v 2v 4v 4v 5v 5v 6v 6v 7v 7v 2n 8v 8n 9v 9n 4n 4s 5n 5s"
+    laid = (("ca", "3v 3n"),)
+    as_laid = verdict(R(), hand, "2n", laid=laid)
+    assert not as_laid.win and as_laid.chan == 6 and "laid-groups" in as_laid.rules
+    assert "(laid groups stay as laid)" in as_laid.reason_en
+    pooled = verdict(R(**POOLED), hand, "2n", laid=laid)
+    assert pooled.win and pooled.chan == 8 and "laid-groups" in pooled.rules
+    # the winning card may sit in its final pair with a laid card: Tam Văn completes
+    # the chắn 3n 3n with the laid one only when pooled (as laid it pairs 3v, a cạ)
+    hand2 = "3v 3n 3v 2n 2n 2v 2v 4v 4v 5v 5v 6v 6v 7v 7v 8v 8n 9v 9n 4n 4s 5n 5s"
+    assert not verdict(R(), hand2, "3n", laid=laid).win
+    v2 = verdict(R(**POOLED), hand2, "3n", laid=laid)
+    assert v2.win and v2.chan == 8 and v2.groups is not None
+    assert v2.groups[-1] == (cards.parse("3n"),) * 2
+
+
+def test_a_hand_that_wins_under_both_readings_does_not_cite_the_row() -> None:
+    """Laid cạ 3v+3n with 3v and 3n concealed and eight chắn besides: 8 chắn as laid, 10
+    pooled.  Both win, so the reading decides nothing and is not cited (the count it
+    changes is shown)."""
+    hand = "3v 3n 3v 3n 2v 2v 4v 4v 5v 5v 6v 6v 7v 7v 8v 8v 9v 9v 2n 4n 4s 5n 5s"
+    laid = (("ca", "3v 3n"),)
+    a = verdict(R(), hand, "2n", laid=laid)
+    b = verdict(R(**POOLED), hand, "2n", laid=laid)
+    assert a.win and b.win and (a.chan, b.chan) == (8, 10)
+    assert a.rules == b.rules == ("win-shape", "win-counts")
+
+
+def test_a_laid_chiu_stays_two_chan_under_both_readings() -> None:
+    """Rows chiu-counts-two and laid-groups: a laid chíu is two chắn of its face either
+    way; only the laid chắn and cạ are split again.  Laid: the chíu of Cửu Sách and the
+    cạ 3v+3n; concealed 3v, 3n, four chắn, a Thất Vạn and three cạ, and Thất Vạn comes.
+    As laid 2 + 5 = 7 chắn; pooled 2 + 2 + 5 = 9 and a win, citing both rows."""
+    hand = ("9s 9s 9s 9s 3v 3n 3v 3n 2v 2v 4v 4v 5v 5v 6v 6v 7v 8v 8n 9v 9n 4n 4s")
+    laid = (("chiu", "9s 9s 9s 9s"), ("ca", "3v 3n"))
+    as_laid = verdict(R(), hand, "7v", laid=laid)
+    assert not as_laid.win and as_laid.chan == 7
+    pooled = verdict(R(**POOLED), hand, "7v", laid=laid)
+    assert pooled.win and pooled.chan == 9
+    assert {"chiu-counts-two", "laid-groups"} <= set(pooled.rules)
+    assert pooled.groups is not None and pooled.groups[0] == (cards.parse("9s"),) * 4
+
+
+@pytest.mark.parametrize("laid_groups", ["as-laid", "pooled"])
+def test_a_laid_chiu_is_never_split_again(laid_groups: str) -> None:
+    """A laid chíu of Chi Chi and Lão, Thang concealed, with Lão + Thang no cạ
+    (lao-thang off).  Were the chíu's cards split again, Chi Chi + Chi Chi, Chi Chi +
+    Lão and Chi Chi + Thang would pair them (8 chắn in 12 pairs); a chíu stays two chắn
+    under both readings, so Lão and Thang are left unpaired and nothing wins.  With the
+    option on, Lão + Thang is a (special) cạ inside the hand: 9 chắn, a win."""
+    hand = "chi chi chi chi lao thang 2v 2v 3v 3v 4v 4v 5v 5v 6v 6v 7v 7v 8v 8n 9v 9n 2n"
+    laid = (("chiu", "chi chi chi chi"),)
+    off = verdict(R(lao_thang="off", laid_groups=laid_groups), hand, "2n", laid=laid)
+    assert not off.win and off.chan is None and "laid-groups" not in off.rules
+    on = verdict(R(laid_groups=laid_groups), hand, "2n", laid=laid)
+    assert on.win and on.chan == 9
 
 
 def test_lao_thang_off_changes_a_verdict() -> None:

@@ -1,8 +1,9 @@
 """The winning-hand engine against two independent oracles (Z3 and brute force).
 
 Random hands, near-complete hands (a complete decomposition with one card taken out or
-replaced), 4 and 5 players, laid chắn / cạ / chíu, every option value that changes
-pairing, and the three kinds of win.  Plus exact counts of winning hands on reduced
+replaced), 4 and 5 players, laid chắn / cạ / chíu under both readings of laid groups
+(row laid-groups: as laid, or split again with the concealed cards), every option value
+that changes pairing, and the three kinds of win.  Plus exact counts of winning hands on reduced
 decks, engine against exhaustive enumeration.
 """
 
@@ -36,6 +37,9 @@ KINDS = ["u", "chiu-u", "opening"]
 # completing card ([win] exact_min)
 CLASSIC_OPTION_SETS = [{}, {"chi-completes": "bach-thu-chi"}, {"chi-completes": "chi-rong"}]
 TABLES = {"family": ((4, 5), OPTION_SETS), "classic": ((2, 3, 4), CLASSIC_OPTION_SETS)}
+# [win] laid_rule of both tables (row laid-groups) and its values
+LAID = "laid-groups"
+LAID_VALUES = ("as-laid", "pooled")
 
 Laid = list[tuple[str, tuple[int, ...]]]
 Case = tuple[list[int], Laid, int | None, str]
@@ -54,11 +58,11 @@ def family(players: int, opts: dict[str, str]) -> Rules:
     return table.rules("family", players, opts)
 
 
-def table_rules(name: str, pi: int, oi: int) -> Rules:
+def table_rules(name: str, pi: int, oi: int, laid: str = "as-laid") -> Rules:
     """Rules of table `name` for its `pi`-th player count and `oi`-th option set (both
-    taken modulo the table's lists)."""
+    taken modulo the table's lists), with laid groups read as `laid`."""
     players, sets = TABLES[name]
-    return table.rules(name, players[pi % len(players)], sets[oi % len(sets)])
+    return table.rules(name, players[pi % len(players)], {**sets[oi % len(sets)], LAID: laid})
 
 
 def ca_pairs(rules: Rules) -> list[tuple[int, int]]:
@@ -204,6 +208,8 @@ def engine_verdict(e: win.WinEngine, case: Case) -> win.Verdict:
 
 
 def fast(e: win.WinEngine, case: Case) -> bool:
+    """is_win on the counts the reading of laid groups gives (as laid: the concealed
+    cards and the laid chắn, written out here; pooled: the laid chắn and cạ among them)."""
     hand, laid, cand, kind = case
     concealed = cards.counts(hand)
     laid_chan = 0
@@ -211,7 +217,20 @@ def fast(e: win.WinEngine, case: Case) -> bool:
         laid_chan += {"chan": 1, "ca": 0, "chiu": 2}[k]
         for f in fs:
             concealed[f] -= 1
+    if e.pooled:
+        groups = [win.Group(k, tuple(sorted(fs))) for k, fs in laid]  # type: ignore[arg-type]
+        counts, fixed = e.win_counts(concealed, groups)
+        assert fixed == 2 * sum(k == "chiu" for k, _ in laid)
+        return e.is_win(counts, fixed, cand, kind)  # type: ignore[arg-type]
     return e.is_win(concealed, laid_chan, cand, kind)  # type: ignore[arg-type]
+
+
+def laid_decides(rules: Rules, case: Case) -> bool:
+    """Does the other reading of laid groups give the other answer (brute force)?"""
+    other = "as-laid" if rules.laid_pooled else "pooled"
+    b = oracles(rules)[2]
+    bo = oracles(rules.with_options(**{LAID: other}))[2]
+    return b.judge(*case).win != bo.judge(*case).win
 
 
 def check_all(rules: Rules, case: Case, use_z3: bool) -> win.Verdict:
@@ -229,6 +248,8 @@ def check_all(rules: Rules, case: Case, use_z3: bool) -> win.Verdict:
         assert final in v.rules, (case, v, br)
     if exact and not v.win:
         assert (exact in v.rules) == (exact in br.refused), (case, v, br)
+    # the row of laid groups is cited exactly when its other reading changes the answer
+    assert (LAID in v.rules) == laid_decides(rules, case), (case, v)
     if use_z3:
         zr = z.judge(*case)
         assert (zr.win, zr.chan) == (v.win, v.chan), (case, v, zr)
@@ -247,13 +268,16 @@ opts_st = st.integers(0, len(OPTION_SETS) - 1)  # index into the table's option 
 seed_st = st.integers(0, 2**32 - 1)
 
 
+laid_st = st.sampled_from(LAID_VALUES)
+
+
 @pytest.mark.parametrize("name", TABLES)
 @FAST
 @given(players_st, opts_st, st.sampled_from(KINDS), seed_st, st.sampled_from([0.0, 0.3, 0.7]),
-       st.booleans())
+       st.booleans(), laid_st)
 def test_near_complete_engine_equals_brute(name: str, pi: int, oi: int, kind: str, seed: int,
-                                           laid_share: float, perturb: bool) -> None:
-    rules = table_rules(name, pi, oi)
+                                           laid_share: float, perturb: bool, laid: str) -> None:
+    rules = table_rules(name, pi, oi, laid)
     check_all(rules, near_case(seed, rules, kind, laid_share, perturb), use_z3=False)
 
 
@@ -268,10 +292,10 @@ def test_random_engine_equals_brute(name: str, pi: int, oi: int, kind: str, seed
 @pytest.mark.parametrize("name", TABLES)
 @Z3_SETTINGS
 @given(players_st, opts_st, st.sampled_from(KINDS), seed_st, st.sampled_from([0.0, 0.4]),
-       st.booleans())
+       st.booleans(), laid_st)
 def test_near_complete_engine_equals_z3(name: str, pi: int, oi: int, kind: str, seed: int,
-                                        laid_share: float, perturb: bool) -> None:
-    rules = table_rules(name, pi, oi)
+                                        laid_share: float, perturb: bool, laid: str) -> None:
+    rules = table_rules(name, pi, oi, laid)
     check_all(rules, near_case(seed, rules, kind, laid_share, perturb), use_z3=True)
 
 
@@ -285,12 +309,14 @@ def test_random_engine_equals_z3(name: str, pi: int, oi: int, kind: str, seed: i
 
 @FAST
 @given(players_st, opts_st, st.sampled_from(["u", "chiu-u"]), seed_st,
-       st.sampled_from([0.0, 0.3]))
+       st.sampled_from([0.0, 0.3]), laid_st)
 def test_classic_chi_candidate_engine_equals_brute_and_z3(pi: int, oi: int, kind: str,
-                                                          seed: int, laid_share: float) -> None:
+                                                          seed: int, laid_share: float,
+                                                          laid: str) -> None:
     """Hands completed by Chi Chi on the classic table, under each reading of
-    chi-completes: the engine, the brute force and Z3 agree, refusals included."""
-    rules = table_rules("classic", pi, oi)
+    chi-completes and of laid groups: the engine, the brute force and Z3 agree,
+    refusals included."""
+    rules = table_rules("classic", pi, oi, laid)
     check_all(rules, chi_case(seed, rules, kind, laid_share), use_z3=True)
 
 
@@ -319,6 +345,25 @@ def test_near_complete_generator_hits_both_outcomes() -> None:
             case = near_case(seed, rules, kind, 0.3, seed % 2 == 1)
             seen.add((kind, engine_verdict(oracles(rules)[0], case).win))
     assert seen == {(k, w) for k in KINDS for w in (True, False)}
+
+
+def test_near_complete_generator_reaches_hands_the_readings_of_laid_groups_split() -> None:
+    """The near-complete hands with laid groups include, for ù and chíu-ù, hands that win
+    only when laid chắn and cạ are split again (so the tests above compare the oracles
+    where the readings differ), and none that wins only as laid (pooling keeps every
+    split as laid, and more): the family's table has no exact_min to turn more chắn
+    into a refusal."""
+    e_laid = oracles(family(4, {LAID: "as-laid"}))[0]
+    e_pool = oracles(family(4, {LAID: "pooled"}))[0]
+    seen: set[tuple[str, bool, bool]] = set()
+    for seed in range(300):
+        for kind in KINDS:
+            case = near_case(seed, family(4, {}), kind, 0.4, True)
+            a, b = engine_verdict(e_laid, case), engine_verdict(e_pool, case)
+            seen.add((kind, a.win, b.win))
+            assert b.chan is None or a.chan is None or b.chan >= a.chan, case
+    assert ("u", False, True) in seen and ("chiu-u", False, True) in seen
+    assert not any(a and not b for _, a, b in seen)
 
 
 # --------------------------------------------------------------------------- reduced decks

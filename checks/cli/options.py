@@ -75,8 +75,8 @@ def add_common(
     parser.add_argument(
         "--ruleset", default="family", metavar="NAME|PATH",
         help="bộ luật: tên có sẵn (family, classic) hoặc đường dẫn .toml / "
-             "rule table: a built-in name (default: family; classic: judging hands only, "
-             "for now) or a path to a .toml file",
+             "rule table: a built-in name (default: family; classic: classic Chắn bí tứ) "
+             "or a path to a .toml file",
     )
     if players:
         parser.add_argument(

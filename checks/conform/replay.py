@@ -129,6 +129,10 @@ def consequence_rules(rules: table_mod.Rules, line: Mapping[str, Any]) -> list[s
     if t == "banned":  # the row that creates the ban, else every row creating that kind
         named = [r.rule for r in rules.restrictions if r.rule == line.get("rule")]
         return named or [r.rule for r in rules.restrictions if line.get("ban") in r.bans]
+    if t == "fault":  # the rows the act broke, and the row that penalises rather than forbids
+        return [r for r in line.get("rules", []) if isinstance(r, str)] + (
+            [rid("turn.restriction_mode_rule")] if "turn.restriction_mode_rule" in rules.rule_ids
+            else [])
     if t == "end":
         res = line.get("result")
         if res == "win":

@@ -6,8 +6,8 @@ are no precomputed tables; the only cache is a memo keyed by the multiset of car
 which keeps the search polynomial on real hands without changing what it explores.
 
 It shares no code with ``model/win.py``: it reads the resolved `Rules` (``pairs``,
-``min_chan``, ``is_ca``, ``is_special``, ``never_complete``...) and the card helpers
-only.  Used by the tests to cross-check the engine and the Z3 oracle.
+``min_chan``, ``is_ca``, ``is_special``, ``never_complete``, ``laid_pooled``...) and the
+card helpers only.  Used by the tests to cross-check the engine and the Z3 oracle.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from chanspec.checks.oracles.oracle_input import split_hand
+from chanspec.checks.oracles.oracle_input import free_cards, split_hand
 from chanspec.model.table import Rules
 
 Counts = tuple[int, ...]
@@ -114,20 +114,22 @@ class Brute:
         never = (candidate is not None and candidate in r.never_complete
                  and kind in r.never_complete_applies)
         refused: list[str] = []
+        # [win] laid_rule: laid chắn and cạ kept as laid, or split again (pooled)
+        free, laid_chan = free_cards(concealed, laid, r.laid_pooled)
         if kind == "opening":
-            sub = self._best(tuple(concealed))
+            sub = self._best(tuple(free))
             chan = None if sub is None else sub + laid_chan
         elif kind == "chiu-u":
             assert candidate is not None
             if concealed[candidate] < 3:
                 raise BruteError("chíu-ù needs three concealed copies of the candidate")
-            rest = list(concealed)
+            rest = list(free)
             rest[candidate] -= 3
             sub = self._best(tuple(rest))
             chan = None if sub is None else sub + laid_chan + 2
         else:
             assert candidate is not None
-            full = list(concealed)
+            full = list(free)
             full[candidate] += 1
             sub = self._best_final(full, candidate, allow_special=False)
             chan = None if sub is None else sub + laid_chan

@@ -28,3 +28,20 @@ def split_hand(
         for f in faces:
             concealed[f] -= 1
     return held, concealed, laid_chan
+
+
+def free_cards(concealed: Sequence[int], laid: Sequence[tuple[str, tuple[int, ...]]],
+               pooled: bool) -> tuple[list[int], int]:
+    """(the counts an oracle splits into pairs, the chắn laid outside them), under one
+    reading of ``[win] laid_rule`` (`Rules.laid_pooled`): as laid, the concealed counts
+    and every laid group's chắn; pooled, the cards of laid chắn and cạ go back with the
+    concealed ones and only a chíu stays outside, as two chắn."""
+    free = list(concealed)
+    fixed = 0
+    for gkind, faces in laid:
+        if pooled and gkind != "chiu":
+            for f in faces:
+                free[f] += 1
+        else:
+            fixed += GROUP_CHAN[gkind]
+    return free, fixed

@@ -10,12 +10,15 @@ For a concrete hand the unknowns are integers:
 * ``ca[a,b]``   cạ made of faces a and b (one variable per unordered pair the rules allow);
 
 every concealed card is used exactly once (``2 chan[f] + sum_b ca[f,b] == count[f]``),
-laid-down groups are fixed and only add their chắn, and for an ordinary ù the candidate
+laid-down groups are fixed and only add their chắn (under ``[win] laid_rule`` pooled, the
+cards of laid chắn and cạ are counted with the concealed ones instead, and only a chíu
+stays fixed), and for an ordinary ù the candidate
 must sit in a pair that may be the final one (a chắn of its face, or a cạ with it that is
 not special).  The chắn total is maximised with ``z3.Optimize``.
 
 The functions at the end ask questions about *every* hand at once; each returns a witness
-or None when Z3 proves there is none.
+or None when Z3 proves there is none.  Their hands have nothing laid down, so
+the reading of laid groups does not change them.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import z3
-from chanspec.checks.oracles.oracle_input import split_hand
+from chanspec.checks.oracles.oracle_input import free_cards, split_hand
 from chanspec.model import cards
 from chanspec.model.table import Rules
 
@@ -159,20 +162,22 @@ class Z3Win:
         never = (candidate is not None and candidate in r.never_complete
                  and kind in r.never_complete_applies)
         refused: list[str] = []
+        # [win] laid_rule: laid chắn and cạ kept as laid, or split again (pooled)
+        free, laid_chan = free_cards(concealed, laid, r.laid_pooled)
         if kind == "opening":
-            sub = self._max(concealed, None, True)
+            sub = self._max(free, None, True)
             chan = None if sub is None else sub + laid_chan
         elif kind == "chiu-u":
             assert candidate is not None
             if concealed[candidate] < 3:
                 raise Z3InputError("chíu-ù needs three concealed copies of the candidate")
-            rest = list(concealed)
+            rest = list(free)
             rest[candidate] -= 3
             sub = self._max(rest, None, True)
             chan = None if sub is None else sub + laid_chan + 2
         else:
             assert candidate is not None
-            full = list(concealed)
+            full = list(free)
             full[candidate] += 1
             sub = self._max(full, candidate, allow_special=False)
             chan = None if sub is None else sub + laid_chan

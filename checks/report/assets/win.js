@@ -3,6 +3,9 @@
  * checks/report/site.py as JSON: the cạ pairs, which of them are special, the classes of the
  * cạ graph, the faces that may never complete ù, and the pairs / minimum chắn.
  * tests/test_report.py runs this file with node and checks it agrees with Python.
+ * It judges concealed hands only (nothing laid down), so the reading of laid groups
+ * ([win] laid_rule, row laid-groups: as laid or split again) never changes its answer
+ * and it has no code for it: both readings agree on a hand with no laid group.
  */
 (function (root, factory) {
   "use strict";
