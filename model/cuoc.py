@@ -386,3 +386,99 @@ def hand_cuoc(rules: Rules, concealed_counts: Sequence[int], laid_groups: Sequen
     """The cước to declare for a winning hand, in table order; none for a hand that does
     not win.  Without `ctx`, only those the final hand alone decides."""
     return list(judge(rules, concealed_counts, laid_groups, verdict, ctx).declared)
+
+
+# --------------------------------------------------------------------------- from a hand
+
+
+class NoWin(ValueError):
+    """A hand that has nothing to score: not over, stuck, or ended drawn."""
+
+
+@dataclass(frozen=True)
+class WonHand:
+    """A finished hand's win, read from its history: the winner's seat, every card held
+    before the winning card (laid-down ones included, as `chanspec win` takes them), the
+    laid groups, the `WinContext` and the faults recorded (restriction-mode=penalise)."""
+
+    seat: int
+    hand: tuple[int, ...]
+    laid: tuple[Group, ...]
+    ctx: WinContext
+    faults: tuple[dict[str, Any], ...] = ()
+
+    def as_json(self) -> dict[str, object]:
+        return {"seat": self.seat, "hand": cards.codes(sorted(self.hand)),
+                "laid": [cards.codes(g.faces) for g in self.laid],
+                "context": self.ctx.as_json(), "faults": [dict(f) for f in self.faults]}
+
+
+def won_hand(st: Any) -> WonHand:
+    """The win of a finished hand (a `model.game.State`), from its events.
+
+    The winning card's source is where its window came from: a draw at the winner's own
+    gate (``own-draw``) or at another's (``other-draw``, also once passed on), a discard
+    (``discard``), a card given back after a chíu to the winner's gate (``returned``); a
+    card given back to another player's gate is read as ``discard`` (another player put it
+    out at a gate not the winner's).  ``first_round`` (địa ù, 000 [Cước] #5): before the
+    winning card the winner had drawn no card from the nọc and eaten none, so their turn
+    had not yet passed their cửa chì; a chíu made meanwhile does not count (000 says so),
+    nor does the opener's first discard.  ``dealt``: the winner's cards as dealt.
+    ``thong`` needs the previous hand, which one hand's history does not hold: False.
+    Raises `NoWin` for a hand that is not over or ended drawn."""
+    res = st.result
+    if res is None:
+        what = "stuck (a seat must act and has no legal action)" if st.is_stuck() else \
+            "not over (seats still have moves to make)"
+        raise NoWin(f"the hand is {what}: there is no win to score")
+    if res.get("result") != "win":
+        raise NoWin("the hand ended drawn (the nọc ran out): there is no winner to score")
+    n = st.n
+    drew = [0] * n  # nọc cards each seat drew so far
+    ate = [0] * n  # cards each seat ate (eat or reclaim) so far
+    window: tuple[str, int, int] | None = None  # (source, gate, card) of the open window
+    draws_before = 0
+    for e in st.events:
+        t = e["type"]
+        if t == "timeout-as":
+            e, t = e["action"], e["action"]["type"]
+        if t == "draw":
+            window = ("draw", int(e["seat"]), cards.parse(e["card"]))
+            draws_before = drew[int(e["seat"])]
+            drew[int(e["seat"])] += 1
+        elif t == "discard":
+            window = ("discard", int(e["seat"]), cards.parse(e["card"]))
+        elif t == "returned":
+            window = ("return", int(e["gate"]), cards.parse(e["card"]))
+        elif t == "laid" and len(e["group"]) == 2:
+            ate[int(e["seat"])] += 1
+        elif t == "end":
+            break
+    w = int(res["winner"])
+    kind: WinKind = res["kind"]
+    laid = tuple(st.laid[w])
+    concealed = list(st.hands[w])
+    card: int | None = None
+    source = "own-draw"
+    drawn = drew[w]
+    if kind != "opening":
+        assert window is not None
+        src, gate, card = window
+        if cards.code(card) != res["card"]:  # the events and the result disagree
+            raise NoWin(f"the winning card {res['card']} is not the card of the last "
+                        f"window ({cards.code(card)}): the history is inconsistent")
+        concealed[card] -= 1
+        if src == "draw":
+            source = "own-draw" if gate == w else "other-draw"
+            if gate == w:
+                drawn = draws_before
+        else:
+            source = "returned" if src == "return" and gate == w else "discard"
+    hand = [f for f, k in enumerate(concealed) for _ in range(k)]
+    hand += [f for g in laid for f in g.faces]
+    dealt = None if st.deal is None else tuple(cards.counts(st.deal.hands[w]))
+    ctx = WinContext(kind=kind, card=card, source=source, thong=False,
+                     first_round=kind != "opening" and drawn == 0 and ate[w] == 0,
+                     dealt=dealt)
+    faults = tuple(f for f in st.faults if f["seat"] == w)
+    return WonHand(w, tuple(hand), laid, ctx, faults)

@@ -299,7 +299,7 @@ def test_cli_report_writes_the_site(tmp_path: Path, capsys: pytest.CaptureFixtur
                                              "steps_en": ["Seat 1 stays silent."]}}),
                      encoding="utf-8")
     assert main(["report", "--out", str(tmp_path / "s"), "--svg", str(svg),
-                 "--findings", str(fjson)]) == 0
+                 "--findings", str(fjson), "--cuoc-hands", "0"]) == 0  # cước page: its own tests
     assert "index.html" in capsys.readouterr().out
     q = (tmp_path / "s" / "questions.html").read_text(encoding="utf-8")
     assert "Seat 1 stays silent." in article(q, "q-timeout")

@@ -47,6 +47,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--findings", metavar="FILE.json",
                    help="kết quả của bộ kiểm tra (JSON) / the checker's findings as JSON: "
                         "{row id: finding}")
+    p.add_argument("--cuoc-hands", type=int, default=200, metavar="N",
+                   help="trang cước: số ván ngẫu nhiên để đếm tần suất (mặc định 200; 0: không "
+                        "có trang cước) / the cước page: seeded hands played for its "
+                        "frequencies (default 200; 0: no cước page)")
     add_common(p, players=False, options=False, json=False)
     p.set_defaults(func=run)
 
@@ -83,12 +87,28 @@ def run(args: argparse.Namespace) -> int:
         print(say(args.lang, f"Không thấy tệp sơ đồ: {', '.join(missing)}",
                   f"No such diagram file: {', '.join(missing)}"), file=sys.stderr)
         return 2
+    if args.cuoc_hands < 0:
+        print(say(args.lang, "--cuoc-hands phải ≥ 0", "--cuoc-hands must be 0 or more"),
+              file=sys.stderr)
+        return 2
+    cuoc_data = None
+    if args.cuoc_hands:
+        from chanspec.checks.report import cuoc_page  # Z3 and random play: only when asked
+        from chanspec.model.table import load as load_builtin
+
+
+        print(say(args.lang, f"Trang cước: tìm ví dụ và chơi {args.cuoc_hands} ván…",
+                  f"The cước page: finding examples and playing {args.cuoc_hands} hands…"),
+              file=sys.stderr)
+        cuoc_data = cuoc_page.compute(load_builtin("classic"), hands=args.cuoc_hands)
+    extra = [] if cuoc_data is None else [cuoc_page.page(cuoc_data)]
     try:
         with tempfile.TemporaryDirectory() as tmp:
             svgs: list[Any] = list(args.svg) or _checker_svgs(
                 Path(args.from_dir), Path(tmp), table, args.lang)
             index = report.build_report(args.out, table=table, findings=findings, svgs=svgs,
-                                        clauses=clause_docs)
+                                        clauses=clause_docs,
+                                        extra_pages=extra)
     except ValueError as exc:
         print(say(args.lang, f"Kết quả kiểm tra không hợp lệ: {exc}", f"Bad findings: {exc}"),
               file=sys.stderr)

@@ -5,6 +5,21 @@ correct declaration (xướng), and what each open reading would change::
     chanspec score CARD... --card CARD [--source SOURCE] [--kind u|chiu-u|opening]
                    [--laid "2v 2v"]... [--dealt "CARDS"] [--thong] [--first-round] [--json]
 
+    chanspec score --frequency N [--seed S] [--policy greedy|uniform] [--option k=v]... [--json]
+
+``--frequency N`` plays N seeded classic hands (hand i from seed ``S * 1_000_000 + i``)
+and counts how often each cước is declared among the wins and each fault of the rules of
+play is recorded (restriction-mode=penalise), per 10,000 (`oracles.cuoc_freq`).
+
+    chanspec score --log FILE [--thong] [--declare CUOC,...] [--option k=v]... [--json]
+
+``--log`` scores a finished hand from its record: an NDJSON game log (``chanspec play
+--ruleset classic --json --out FILE`` writes one), a ``State.to_json()`` file or an ITF
+trace.  The hand is replayed on the reference machine (every line must conform) and the
+win context is read from its history (`cuoc.won_hand`): the kind of win, the winning card
+and where it came from, the chíu made, the first round, the winner's dealt hand.
+``--option`` values are laid over the log's own (the hand is replayed under the log's).
+
 The positional cards are every card held before the winning card, laid-down ones
 included (as for ``chanspec win``); each ``--laid`` names one laid-down group among them
 (a laid chíu is a chíu made, two laid chắn of one face an ăn bòn).  ``--kind opening`` is
@@ -19,11 +34,12 @@ import argparse
 import dataclasses
 import difflib
 import json
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chanspec.checks.cli.options import add_command, add_common, non_default_options, resolve
-from chanspec.checks.output import pick, say
+from chanspec.checks.output import Ticker, pick, progress_every, say
 from chanspec.model import cards, cuoc, score, table, win
 
 KINDS: tuple[win.WinKind, ...] = ("u", "chiu-u", "opening")
@@ -45,7 +61,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         epilog=(
             "Ví dụ / example:\n"
             "  chanspec score 5v 5v 3n 3n 4s 4s 7v 7v 9n 9n 2n 2s 3v 3s 6n 6s 7n 7s 4n "
-            "--laid \"5v 5v\" --card 4n --source own-draw\n\n"
+            "--laid \"5v 5v\" --card 4n --source own-draw\n"
+            "  chanspec play --ruleset classic --seed 0 --json --out hand.ndjson\n"
+            "  chanspec score --log hand.ndjson\n"
+            "  chanspec score --frequency 1000 --seed 0 --json\n\n"
             f"Nguồn quân ù / sources: {', '.join(table.WIN_SOURCES)}."
         ),
     )
@@ -70,8 +89,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         "cước rows, with or without cuoc- (e.g. chi,bach-thu)")
     p.add_argument("--first-round", action="store_true",
                    help="chưa qua cửa chì của mình (địa ù) / before one's own turn came round")
+    p.add_argument("--log", metavar="FILE",
+                   help="chấm một ván đã xong từ nhật ký (NDJSON, tệp trạng thái hay ITF) / "
+                        "score a finished hand from its log (NDJSON, state file or ITF)")
+    p.add_argument("--frequency", type=int, metavar="N",
+                   help="chơi N ván ngẫu nhiên có hạt giống và đếm cước, lỗi / play N seeded "
+                        "random hands and count the cước and faults")
+    p.add_argument("--seed", type=int, default=0,
+                   help="hạt giống của --frequency (mặc định 0) / seed of --frequency")
+    p.add_argument("--policy", choices=("greedy", "uniform"), default="greedy",
+                   help="người chơi ngẫu nhiên của --frequency / the random player of "
+                        "--frequency (default greedy)")
     add_common(p)
-    p.set_defaults(func=run, ruleset="classic")
+    p.set_defaults(func=run, ruleset=None)
 
 
 # --------------------------------------------------------------------------- judging
@@ -191,12 +221,149 @@ def judge_declaration(rules: table.Rules, j: cuoc.Judgement,
     return d, score.score(rules, cuoc.Judgement(paid, ()))
 
 
-def run(args: argparse.Namespace) -> int:
+# --------------------------------------------------------------------------- from a log
+
+_HAND_FLAGS = (("cards", "CARD..."), ("card", "--card"), ("source", "--source"),
+               ("laid", "--laid"), ("dealt", "--dealt"), ("first_round", "--first-round"))
+
+
+class LogProblem(ValueError):
+    """A ``--log`` file with nothing to score: unreadable, not conforming, no win."""
+
+
+def from_log(args: argparse.Namespace) -> tuple[table.Rules, cuoc.WonHand]:
+    """The rules and the win of the finished hand recorded in ``--log``; LogProblem (exit
+    2) for a file that cannot be read, does not conform, or records no win."""
+    from chanspec.checks.conform import replay
+
+    given = [flag for attr, flag in _HAND_FLAGS if getattr(args, attr)]
+    if args.kind != "u":
+        given.append("--kind")
+    if given:
+        raise LogProblem(f"--log reads the hand and how it was won from the log: drop "
+                            f"{', '.join(given)}")
+    tbl = None if args.ruleset is None else table.load(args.ruleset)
+    res = replay.replay_path(args.log, tbl)
+    if res.error is not None:
+        raise LogProblem(f"cannot read the log: {res.error}")
+    if res.divergence is not None:
+        d = res.divergence
+        raise LogProblem(f"{args.log}:{d.line}: the log does not follow the rules after "
+                            f"{d.step} actions: {d.en} "
+                            f"[{', '.join(d.rules)}]; chanspec replay {args.log} tells more")
+    st = res.state
+    assert st is not None
+    rules = st.rules
+    if "cuoc" not in rules.table.data:
+        raise LogProblem(f"{args.log}: the hand was played under table "
+                            f"{rules.table.id!r}, which states no cước ([[cuoc]]); score "
+                            "judges classic Chắn hands (chanspec play --ruleset classic)")
+    try:
+        won = cuoc.won_hand(st)
+    except cuoc.NoWin as exc:
+        raise LogProblem(f"{args.log}: {exc}") from None
+    extra = rules.table.parse_options(args.option or [])
+    if extra:
+        rules = rules.table.resolve(rules.players, {**rules.options, **extra})
+    if args.thong:
+        won = dataclasses.replace(won, ctx=dataclasses.replace(won.ctx, thong=True))
+    return rules, won
+
+
+def run_frequency(args: argparse.Namespace) -> int:
+    """``--frequency N``: count the cước and faults of N seeded hands."""
+    from chanspec.checks.oracles import cuoc_freq
+
+    if args.frequency <= 0:
+        raise win.HandError(f"--frequency {args.frequency}: give a number of hands, e.g. "
+                            "--frequency 1000")
+    given = [flag for attr, flag in _HAND_FLAGS + (("log", "--log"), ("declare", "--declare"))
+             if getattr(args, attr)]
+    if given:
+        raise win.HandError(f"--frequency plays its own hands: drop {', '.join(given)}")
+    if args.ruleset is None:
+        args.ruleset = "classic"
     rules = resolve(args)
     if "cuoc" not in rules.table.data:
-        raise win.HandError(f"table {rules.table.id!r} states no cước ([[cuoc]]); score "
-                            "judges classic Chắn: --ruleset classic")
-    hand, laid, ctx = context_of(args, rules)
+        raise win.HandError(f"table {rules.table.id!r} states no cước ([[cuoc]]); "
+                            "--frequency counts classic Chắn: --ruleset classic")
+    ticker = Ticker(progress_every(sys.stderr))
+
+    def progress(done: int) -> None:
+        if not getattr(args, "quiet", False) and ticker.due():
+            print(f"  {done}/{args.frequency}", file=sys.stderr, flush=True)
+
+    freq = cuoc_freq.frequency(rules, args.frequency, args.seed, args.policy, progress)
+    if args.json:
+        print(json.dumps({"options": dict(non_default_options(rules)), **freq.as_json()},
+                         ensure_ascii=False))
+    else:
+        print(render_frequency(rules, freq, args.lang))
+    return 0
+
+
+def render_frequency(rules: table.Rules, freq: Any, lang: str) -> str:
+    t = rules.table
+    doc = freq.as_json()
+    wins = doc["wins"]
+    title = lambda rid: t.rows[rid].title_vi if rid in t.rows else rid  # noqa: E731
+    out = [say(lang, f"{freq.hands} ván {t.title_vi}, {rules.players} người, hạt giống "
+                     f"{freq.seed} (ván {doc['hand_seeds']}), người chơi {freq.policy}",
+               f"{freq.hands} hands of {t.title_en}, {rules.players} players, seed "
+               f"{freq.seed} (hands {doc['hand_seeds']}), {freq.policy} player"),
+           say(lang, f"Kết thúc: {', '.join(f'{k} {v}' for k, v in doc['ended'].items())}",
+               f"Ended: {', '.join(f'{k} {v}' for k, v in doc['ended'].items())}"),
+           "",
+           say(lang, f"Cước trong {wins} ván ù (số ván xướng; trên 10.000 ván ù):",
+               f"Cước among {wins} wins (wins declaring it; per 10,000 wins):")]
+    for rid, c in doc["cuoc"].items():
+        extra = "" if c["held"] == c["declared"] else pick(
+            lang, f" (có {c['held']}, kể cả khi bị cước khác thay)",
+            f" (held {c['held']}, replaced ones included)")
+        rate = "—" if c["per_10000_wins"] is None else f"{c['per_10000_wins']:.1f}"
+        out.append(f"  {title(rid):<28} {c['declared']:>6}  {rate:>8}{extra}  [{rid}]")
+    missing = [c["rule"] for c in t.data.get("cuoc", []) if c["rule"] not in doc["cuoc"]]
+    if missing:
+        out.append(say(lang, f"  không gặp: {', '.join(title(r) for r in missing)}",
+                       f"  never seen: {', '.join(missing)}"))
+    mode = rules.options.get("restriction-mode", "-")
+    out += ["", say(lang, f"Lỗi luật chơi (restriction-mode={mode}): "
+                          f"{doc['fault_records']} lần, trong {doc['hands_with_faults']} ván "
+                          "(số lần; số ván; ván trên 10.000 ván):",
+                    f"Faults of the rules of play (restriction-mode={mode}): "
+                    f"{doc['fault_records']} "
+                    f"records in {doc['hands_with_faults']} hands (records; hands; hands per "
+                    "10,000):")]
+    for rid, c in doc["faults"].items():
+        rate = "—" if c["hands_per_10000"] is None else f"{c['hands_per_10000']:.1f}"
+        out.append(f"  {rid:<34} {c['count']:>7} {c['hands']:>6} {rate:>8}")
+    if freq.best is not None:
+        out += ["", say(lang, f"Điểm cao nhất: {freq.best[0]} (ván hạt giống {freq.best[1]}); "
+                              f"{freq.refused} ván ù dưới mức tối thiểu",
+                        f"Highest total: {freq.best[0]} (hand seed {freq.best[1]}); "
+                        f"{freq.refused} wins below the house minimum")]
+    return "\n".join(out)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.frequency is not None:
+        return run_frequency(args)
+    won: cuoc.WonHand | None = None
+    if args.log is not None:
+        try:
+            rules, won = from_log(args)
+        except LogProblem as exc:
+            print(f"chanspec score: {exc}", file=sys.stderr)
+            return 2
+        hand, laid, ctx = list(won.hand), list(won.laid), won.ctx
+    else:
+        if args.ruleset is None:
+            args.ruleset = "classic"
+        rules = resolve(args)
+        if "cuoc" not in rules.table.data:
+            raise win.HandError(f"table {rules.table.id!r} states no cước ([[cuoc]]); score "
+                                "judges classic Chắn: --ruleset classic")
+        hand, laid, ctx = context_of(args, rules)
     res = evaluate(rules, hand, laid, ctx)
     if res["judgement"] is None:
         v = res["verdict"]
@@ -207,16 +374,31 @@ def run(args: argparse.Namespace) -> int:
     decl = None if named is None else judge_declaration(rules, res["judgement"], named)
     if args.json:
         doc = as_json(rules, ctx, res, alts)
+        if won is not None:
+            doc["log"] = {"file": args.log, "seat": won.seat, "faults": list(won.faults)}
         if decl is not None:
             d, sc = decl
             doc["declared"] = {**d.as_json(), "score": None if sc is None else sc.as_json()}
         print(json.dumps(doc, ensure_ascii=False))
     else:
         text = render(rules, hand, laid, ctx, res, alts, args.lang)
+        if won is not None:
+            text = render_log_head(args.log, won, args.lang) + "\n" + text
         if decl is not None:
             text += "\n" + render_declaration(rules, *decl, lang=args.lang)
         print(text)
     return 0
+
+
+def render_log_head(path: str, won: cuoc.WonHand, lang: str) -> str:
+    """Where the scored hand comes from: the log, the winner's seat, their faults."""
+    out = [say(lang, f"Ván trong {path}: người {won.seat} ù",
+               f"Hand in {path}: seat {won.seat} wins")]
+    if won.faults:
+        rows = ", ".join(dict.fromkeys(r for f in won.faults for r in f["rules"]))
+        out.append(say(lang, f"  người ù phạm luật chơi {len(won.faults)} lần ({rows})",
+                       f"  the winner broke rules of play {len(won.faults)} times ({rows})"))
+    return "\n".join(out)
 
 
 def render_declaration(rules: table.Rules, d: cuoc.Declaration, sc: score.Score | None,

@@ -250,9 +250,10 @@ def export_rulesets(table: table_mod.Table) -> dict[str, Any]:
 
 
 def _page(table: table_mod.Table, current: str, title: tuple[str, str], body: str,
-          scripts: Sequence[str] = ()) -> str:
+          scripts: Sequence[str] = (),
+          pages: Sequence[tuple[str, str, str]] = PAGES) -> str:
     nav = []
-    for href, vi, en in PAGES:
+    for href, vi, en in pages:
         cur = ' aria-current="page"' if href == current else ""
         nav.append(f'<li><a class="internal" href="{href}"{cur}>{bi(vi, en)}</a></li>')
     script_tags = "".join(f'<script src="{esc(s)}"></script>' for s in scripts)
@@ -978,7 +979,9 @@ def _flow_mermaid(tbl: table_mod.Table) -> str | None:
 def build_report(out_dir: str | Path, *, table: table_mod.Table | str = "family",
                  findings: Mapping[str, Any] | Iterable[Any] | None = None,
                  svgs: Iterable[Any] = (),
-                 clauses: Sequence[Mapping[str, Any]] = ()) -> Path:
+                 clauses: Sequence[Mapping[str, Any]] = (),
+                 extra_pages: Sequence[tuple[str, tuple[str, str], tuple[str, str], str]] = ()
+                 ) -> Path:
     """Write the site into out_dir (created if needed); returns the path of index.html.
 
     ``table``: a loaded Table or a ruleset name/path.  ``findings``: row id -> finding
@@ -986,7 +989,8 @@ def build_report(out_dir: str | Path, *, table: table_mod.Table | str = "family"
     paths of SVG files, or ``(path, title)`` pairs, or ``{"path", "title_vi", "title_en"}``
     dicts; they are copied into ``out_dir/diagrams/``.  ``clauses``: the clause
     measurements of the saved findings (``OPEN_QUESTIONS.json``), shown on the questions
-    page.
+    page.  ``extra_pages``: (file name, (nav vi, nav en), (title vi, title en), body HTML)
+    of more pages, linked from every page (the cước page: `cuoc_page.page()`).
     """
     tbl = table_mod.load(table) if isinstance(table, str) else table
     fmap = _findings_map(findings)
@@ -1024,6 +1028,11 @@ def build_report(out_dir: str | Path, *, table: table_mod.Table | str = "family"
         "explorer.html": (("Thử bài ù", "Winning-hand explorer"), explorer_page(tbl, data),
                           ("assets/win.js", "assets/explorer.js")),
     }
+    nav = PAGES + tuple((name, vi, en) for name, (vi, en), _, _ in extra_pages)
+    for name, _, title, body in extra_pages:
+        if name in pages or "/" in name or not name.endswith(".html"):
+            raise ValueError(f"extra page {name!r}: a new .html file name is needed")
+        pages[name] = (title, body, ())
     for name, (title, body, scripts) in pages.items():
-        write_atomic(out / name, _page(tbl, name, title, body, scripts))
+        write_atomic(out / name, _page(tbl, name, title, body, scripts, nav))
     return out / "index.html"
