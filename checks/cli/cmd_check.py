@@ -16,7 +16,9 @@ It writes into ``--out`` (default ``out/check``): ``report.txt``, ``findings.jso
 ITF trace (``*.itf.json``) and one scenario text per violation, and DOT/SVG pictures;
 and regenerates OPEN_QUESTIONS.md and OPEN_QUESTIONS.json (not with ``--no-write``,
 which only says whether they are stale): the checkout's for the built-in ``family``,
-``--out``'s for a table given by path (``--questions PATH`` chooses).
+OPEN_QUESTIONS-classic.md and .json for the built-in ``classic`` (its own scales and
+parameters, `findings.params_for`), ``--out``'s for a table given by path
+(``--questions PATH`` chooses).
 
 ``findings.json`` (for checks/report/site.py) is::
 
@@ -83,6 +85,16 @@ PLAN_FULL = [("chiu3", 1, "reference", 60_000), ("ranks2", 20, "reference", None
              ("chiu3", 1, "packed", 1_000_000)]
 PLAN_QUICK = [("ranks2", 6, "reference", None), ("chiu4", 3, "reference", None),
               ("five", 8, "reference", None), ("chiu3", 1, "packed", 60_000)]
+# Classic Chắn's scales (checks/explore/scale.py, CLASSIC_SCALES); the packed machine
+# does not play classic (`packed.unsupported`), so every search is the reference's.
+# c-duo (too large to finish) comes first for the same reason as chiu3 above.
+PLAN_CLASSIC_FULL = [("c-duo", 1, "reference", 60_000), ("c-ranks2", 20, "reference", None),
+                     ("c-chiu3", 10, "reference", None), ("c-four", 20, "reference", None)]
+PLAN_CLASSIC_QUICK = [("c-duo", 1, "reference", 5_000), ("c-ranks2", 4, "reference", None),
+                      ("c-chiu3", 3, "reference", None), ("c-four", 4, "reference", None)]
+PLANS = {"family": (PLAN_FULL, PLAN_QUICK), "classic": (PLAN_CLASSIC_FULL, PLAN_CLASSIC_QUICK)}
+# how long computing the findings takes on 2 cores, by set of scales (said before it starts)
+MINUTES = {"family": 12, "classic": 10}
 CAP_REFERENCE = 2_000_000  # states per deal
 CAP_PACKED = 10_000_000  # states per search
 CHECK_EVERY = 100  # packed searches: one state in this many replayed on the reference
@@ -115,7 +127,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help=f"hạt giống chia bài / deal seed (default {DEAL_SEED})")
     p.add_argument("--scales", default=None, metavar="NAME=DEALS,...",
                    help="thay kế hoạch: cấu hình và số ván / override the plan, e.g. "
-                        f"five=2,ranks2=4 (scales: {', '.join(scale.SCALES)})")
+                        f"five=2,ranks2=4 (family scales: {', '.join(scale.SCALES)}; "
+                        f"classic: {', '.join(scale.CLASSIC_SCALES)})")
     p.add_argument("--quiet", action="store_true", help="không in tiến độ / no progress")
     p.add_argument("--workers", type=int, default=explore.default_workers(),
                    help="số tiến trình / processes (default: up to 2)")
@@ -151,7 +164,8 @@ def questions_paths(args: argparse.Namespace, out: Path) -> tuple[Path, Path]:
     if args.questions:
         md = Path(args.questions)
     elif args.ruleset in table_mod.builtin_names():
-        md = questions.default_path()
+        md = questions.default_path(args.ruleset)
+        return md, findings.default_path(args.ruleset)
     else:
         md = out / questions.FILE_NAME
     return md, md.with_name(findings.FILE_NAME)
@@ -161,18 +175,25 @@ def _plan(args: argparse.Namespace, table: Table, opts: dict[str, str]
           ) -> list[tuple[scale.Scale, int, int, str]]:
     """(scale, deals, cap, engine) for every exploration asked for; the packed engine
     only where it plays the table (`packed.unsupported`), the reference elsewhere."""
-    plan: list[tuple[str, int, str, int | None]] = PLAN_QUICK if args.quick else PLAN_FULL
+    try:
+        set_name = scale.scale_set(table)
+    except scale.ScaleError as exc:
+        raise OptionError(str(exc)) from None
+    scales = scale.SCALE_SETS[set_name]
+    full, quick = PLANS[set_name]
+    plan: list[tuple[str, int, str, int | None]] = quick if args.quick else full
     if args.scales:
         plan = []
         for item in args.scales.split(","):
             name, _, n = item.partition("=")
-            if name not in scale.SCALES or not n.isdigit():
+            if name not in scales or not n.isdigit():
                 raise OptionError(f"--scales {item!r}: expected NAME=DEALS with NAME one of "
-                                  f"{', '.join(scale.SCALES)}, e.g. five=2")
+                                  f"{', '.join(scales)} (the scales of table {table.id!r}), "
+                                  f"e.g. {next(iter(scales))}=2")
             plan.append((name, int(n), "reference", None))
     out: list[tuple[scale.Scale, int, int, str]] = []
     for name, n, engine, cap in plan:
-        sc = scale.SCALES[name]
+        sc = scales[name]
         if args.players is not None and sc.players >= 4 and sc.players != args.players:
             continue
         if args.engine != "auto":
@@ -231,9 +252,10 @@ def run(args: argparse.Namespace) -> int:
     lang = args.lang
     # every output path is checked before the long work starts
     out = prepare_output_dir(args.out)
+    md_path, json_path = questions_paths(args, out)
     if not args.no_write:
-        check_output_file(findings.default_path())
-        check_output_file(questions.default_path())
+        check_output_file(json_path)
+        check_output_file(md_path)
     text: list[str] = []
 
     def emit(vi: str, en: str) -> None:
@@ -371,24 +393,27 @@ def run(args: argparse.Namespace) -> int:
         emit(f"  {name}: không tới được: {', '.join(rows) or '—'}",
              f"  {name}: unreachable: {', '.join(rows) or '—'}")
     # findings and OPEN_QUESTIONS
-    md_path, json_path = questions_paths(args, out)
     digest = findings.table_digest(table)
+    params = findings.params_for(table)
+    minutes = MINUTES.get(scale.scale_set(table), 12)
     # The findings are a function of the table's data, the checker's parameters and the
     # machine; saved ones are keyed by the first two: this run's own file, else the
     # checkout's (whose agreement with the machine the test suite checks by recomputing
     # it, tests/test_findings_fresh.py).  --recompute computes them anyway.
-    cached = next((doc for doc in (findings.load(json_path), findings.load())
+    saved = findings.default_path(table.id) if table.id in table_mod.builtin_names() else None
+    cached = next((doc for doc in (findings.load(json_path), findings.load(saved))
                    if doc is not None and doc.get("table_digest") == digest
-                   and doc.get("params") == findings.PARAMS), None)
+                   and doc.get("params") == params), None)
     if cached is not None and not args.recompute:
         doc = cached
-        emit("\n== Câu hỏi còn mở: dùng lại OPEN_QUESTIONS.json (tính cho đúng bảng luật và "
-             "tham số này; --recompute để tính lại, khoảng 12 phút)",
-             "\n== Open questions: reusing OPEN_QUESTIONS.json (computed for this very table "
-             "and these parameters; --recompute computes them again, about 12 minutes)")
+        emit(f"\n== Câu hỏi còn mở: dùng lại {json_path.name} (tính cho đúng bảng luật và "
+             f"tham số này; --recompute để tính lại, khoảng {minutes} phút)",
+             f"\n== Open questions: reusing {json_path.name} (computed for this very table "
+             f"and these parameters; --recompute computes them again, about {minutes} "
+             "minutes)")
     else:
-        emit("\n== Câu hỏi còn mở: đang tính (khoảng 12 phút trên 2 lõi)",
-             "\n== Open questions: computing (about 12 minutes on 2 cores)")
+        emit(f"\n== Câu hỏi còn mở: đang tính (khoảng {minutes} phút trên 2 lõi)",
+             f"\n== Open questions: computing (about {minutes} minutes on 2 cores)")
         doc = findings.compute(table, workers=args.workers,
                                say=(lambda s: None) if args.quiet or args.json else
                                (lambda s: print(f"  {s}", file=sys.stderr, flush=True)))

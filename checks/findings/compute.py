@@ -76,6 +76,25 @@ PARAMS: dict[str, Any] = {
 }
 
 
+# Classic Chắn (spec/classic.toml): its own scales (checks/explore/scale.py) and smaller
+# budgets, as its full-size hands (20 cards each, 39 other values shadowed) play about
+# five times slower than the family's and its rows are many: the whole computation
+# stays a few minutes on two cores.
+PARAMS_CLASSIC: dict[str, Any] = {
+    "deal_seed": 1, "deals": {"c-ranks2": 20, "c-chiu3": 20, "c-four": 20, "c-duo": 4},
+    "budget": 2_000, "hands": 400, "hands_uniform": 200, "hand_seed": 2026, "players": 4,
+    "clause_hands": 30,
+    "explore_deals": 4,
+    "blame_hands": 40, "blame_readings": 1,
+}
+
+
+def params_for(table: Table) -> dict[str, Any]:
+    """The parameters of `table`'s findings: the classic ones for a table whose scales
+    are classic Chắn's (`scale.scale_set`), else the family's."""
+    return dict(PARAMS_CLASSIC if scale.scale_set(table) == "classic" else PARAMS)
+
+
 def table_digest(table: Table) -> str:
     """The digest the saved findings are keyed by: of the table's data with its
     decisions taken back (`chanspec.model.table.before_decisions`), so settling a row on
@@ -85,8 +104,14 @@ def table_digest(table: Table) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def default_path() -> Path:
-    return questions.default_path().with_name(FILE_NAME)
+def file_name(ruleset: str = "family") -> str:
+    """OPEN_QUESTIONS.json for the family's table, OPEN_QUESTIONS-<id>.json for another
+    built-in table."""
+    return FILE_NAME if ruleset == "family" else f"OPEN_QUESTIONS-{ruleset}.json"
+
+
+def default_path(ruleset: str = "family") -> Path:
+    return questions.default_path(ruleset).with_name(file_name(ruleset))
 
 
 def _describe_actions(st: State, acts: Sequence[Action]) -> tuple[str, str]:
@@ -255,8 +280,7 @@ def _stuck_witness(table: Table, params: Mapping[str, Any], workers: int,
                    say: Callable[[str], None]) -> dict[str, Any] | None:
     """The shortest deadlock under the defaults over the scales (if any)."""
     best: tuple[int, dict[str, Any]] | None = None
-    for name in scale.SCALES:
-        sc = scale.SCALES[name]
+    for name, sc in scale.scales_for(table).items():
         if not sc.exhaustive:
             continue
         r = scale.scaled_rules(table, sc)
@@ -362,7 +386,7 @@ def _search_one(t: Task) -> Searched:
     table: Table = _SW["table"]
     p: Mapping[str, Any] = _SW["params"]
     opt, a, b, _si, name = t
-    sc = scale.SCALES[name]
+    sc = scale.ALL_SCALES[name]
     ra = scale.scaled_rules(table, sc, {opt: a})
     rb = scale.scaled_rules(table, sc, {opt: b})
     ds = scale.deals(ra, p["deals"][name], p["deal_seed"])
@@ -402,7 +426,7 @@ def compute(table: Table, params: Mapping[str, Any] | None = None, workers: int 
     """The findings on every open question.  `say` gets a line at each step, and during
     the long full-size phase one line every few seconds (`ticker`, default 5 s)."""
     ticker = ticker or Ticker()
-    p = dict(PARAMS)
+    p = params_for(table)
     p.update(params or {})
     doc: dict[str, Any] = {"schema": 1, "table": table.id, "table_digest": table_digest(table),
                            "params": p, "questions": {}, "extra": []}
@@ -476,7 +500,7 @@ def _compute(table: Table, p: Mapping[str, Any], doc: dict[str, Any], workers: i
     doc["ends"] = dict(sorted(ends.items()))
     tasks = [(row.id, row.default, b, si, name)
              for row in questions.question_rows(table) for b in row.values if b != row.default
-             for si, name in enumerate(scale.SCALES)]
+             for si, name in enumerate(scale.scales_for(table))]
     found = _search_all(table, p, tasks, workers, say)
     for row in questions.question_rows(table):
         opt, a = row.id, row.default
@@ -489,7 +513,7 @@ def _compute(table: Table, p: Mapping[str, Any], doc: dict[str, Any], workers: i
             f = fmap.get(f"{opt}={b}")
             if f is not None:
                 q["frequency"][b] = f
-            for si, (name, sc) in enumerate(scale.SCALES.items()):
+            for si, (name, sc) in enumerate(scale.scales_for(table).items()):
                 d, pairs, exhaustive, n_deals = found[(opt, b, name)]
                 q["searches"].append({"value": b, "scale": name, "found": d is not None,
                                       "depth": None if d is None else len(d.path),

@@ -208,7 +208,7 @@ def scale_note(w: Mapping[str, Any], fallback: bool = False) -> tuple[str, str, 
                 f"one of the trial hands, greedy player; its first {number(n, 'en')} "
                 f"moves only.",
                 f"hand {w['hand']}, seed {w['seed']}")
-    sc = scale.SCALES.get(w["scale"])
+    sc = scale.ALL_SCALES.get(w["scale"])
     if sc is None:
         return "", "", str(w["scale"])
     if fallback:
@@ -479,12 +479,17 @@ def extra_sections(doc: Mapping[str, Any], table: Table, lang: str = "vi") -> li
                 elif ans["answer"] == "none":
                     out.append(f"- {label} — {what}: "
                                f"{lbl(lang, 'không có (đã chứng minh)', 'none (proved)')}")
+                elif ans["answer"] == "not-asked":
+                    out.append(f"- {label} — {what}: "
+                               f"{lbl(lang, 'không đặt ra với bảng này', 'does not arise')} "
+                               f"({ans.get('why', '')})")
                 else:
                     out.append(f"- {label} — {what}: {lbl(lang, 'chưa rõ', 'unknown')}")
         out += ["", _footnote([("solver", "Z3"), ("readings", "; ".join(o for o in z if o)),
                                ("unknown", "; ".join(f"{o or 'defaults'} {n}: {a.get('why')}"
                                                      for o, qs in z.items()
                                                      for n, a in qs.items()
-                                                     if a["answer"] not in ("witness", "none")))],
+                                                     if a["answer"] not in ("witness", "none",
+                                                                            "not-asked")))],
                                  lang)]
     return out

@@ -207,12 +207,16 @@ TRIGGER_VI = {"pass-could-chan": "đã bỏ ăn {f} thành Chắn",
               "pass-could-ca": "đã bỏ ăn {f} thành Cạ",
               "discard": "đã đánh {f}", "eat-ca": "đã ăn một Cạ",
               "decline-u": "đã ù được mà không ù",
-              "decline-opening": "bài chia đã ù mà vẫn đánh ra"}
+              "decline-opening": "bài chia đã ù mà vẫn đánh ra",
+              "eat": "đã ăn {f}", "discard-ca": "đã đánh {f} thành Cạ với một quân đã đánh",
+              "discard-from-chan": "đã đánh {f} từ một Chắn trên tay"}
 TRIGGER_EN = {"pass-could-chan": "let {f} go when they could eat it as a chắn",
               "pass-could-ca": "let {f} go when they could eat it as a cạ",
               "discard": "discarded {f}", "eat-ca": "ate a cạ",
               "decline-u": "could win and did not",
-              "decline-opening": "the dealt hand had won and they discarded"}
+              "decline-opening": "the dealt hand had won and they discarded",
+              "eat": "ate {f}", "discard-ca": "discarded {f}, a cạ with an earlier discard",
+              "discard-from-chan": "discarded {f} out of a chắn in hand"}
 
 
 def new_marks(before: Sequence[Sequence[Mark]], st: State) -> list[tuple[int, Mark]]:
@@ -247,6 +251,9 @@ def _ban_words(kinds: Sequence[str], f: str, faces: Sequence[str]) -> tuple[str,
         en.append(f"eat {f} as a {how_en}")
         vi += [f"{w} {f}" for w in more_vi]
         en += [f"{w} {f}" for w in more_en]
+    if "eat-ca-with" in kinds:
+        vi.append(f"dùng {f} để ăn Cạ")
+        en.append(f"use {f} to eat a cạ")
     if "discard-ca-pair" in kinds:
         vi.append("đánh quân nào ghép thành Cạ với một quân mình đã đánh")
         en.append("discard a card that makes a cạ with one they discarded")
@@ -257,6 +264,8 @@ def _ban_words(kinds: Sequence[str], f: str, faces: Sequence[str]) -> tuple[str,
     if "win" in kinds:
         vi.append("ù nữa trong ván này")
         en.append("win for the rest of this hand")
+    if not vi:  # a kind of ban this narrator has no words for: its machine name
+        vi, en = [f"{k} {f}" for k in kinds], [f"{k} {f}" for k in kinds]
     return _either(vi, "hay"), _either(en, "or")
 
 
