@@ -111,6 +111,10 @@ def test_a_fault_counts_as_its_rows_acting() -> None:
     vac = cmd_check._vacuity(CLASSIC, [res])
     acted = {x for x in CLASSIC.rows if x.startswith("loi-")} - set(vac["never_cited"])
     assert acted, vac["never_cited"]
+    # rows only the cước and scoring cite are told apart: no hand is scored here
+    assert "cuoc-thap-thanh" in vac["scoring"] and "score-min" in vac["scoring"]
+    assert not set(vac["scoring"]) & set(vac["never_cited"])
+    assert "scoring" not in cmd_check._vacuity(FAMILY, [])
 
 
 def test_classic_hand_counts_match_the_engine_on_a_small_deck() -> None:
@@ -183,3 +187,32 @@ def test_classic_plan_uses_classic_scales_only() -> None:
                              cap=None)
     with pytest.raises(table.OptionError, match="c-ranks2"):
         cmd_check._plan(bad, CLASSIC, {})
+
+
+def _dead_by_enumeration(r: table.Rules) -> bool:
+    """Some hand one card short is complete with Chi Chi only above the minimum chắn, and
+    no face of the deck wins it (by ù or chíu-ù): every hand enumerated, the engine and
+    the brute-force oracle judging."""
+    from chanspec.checks.oracles.brute import Brute
+
+    eng, brute = State(r).engine, Brute(r)
+    faces = sorted(r.faces)
+    for combo in combinations_with_replacement(faces, 2 * r.pairs - 1):
+        c = cards.counts(combo)
+        if max(c) > r.copies or c[CHI] >= r.copies:
+            continue
+        res = brute.judge(list(combo), [], CHI, "u")
+        if res.chan is None or res.chan <= r.min_chan:
+            continue
+        if not any(eng.is_win(c, 0, g, k) for g in faces for k in ("u", "chiu-u")
+                   if c[g] < r.copies):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("value", ["exactly-six", "bach-thu-chi"])
+@pytest.mark.parametrize("name", ["c-chiu3", "c-duo"])
+def test_dead_chi_wait_agrees_with_enumeration(name: str, value: str) -> None:
+    """Z3's answer (a witness, or a proof of none) matches enumerating every hand."""
+    r = scale.scaled_rules(CLASSIC, scale.CLASSIC_SCALES[name], {"chi-completes": value})
+    assert (z3win.dead_wait(r, timeout_ms=60_000) is not None) == _dead_by_enumeration(r)

@@ -28,7 +28,8 @@ parameters, `findings.params_for`), ``--out``'s for a table given by path
                        "seconds", "states_per_second", "bytes_per_state", "complete",
                        "outcomes", "ties", "violations": [Violation.as_json + "itf",
                        "scenario"], "never_cited", "option_changes", "option_samples"}],
-     "vacuity": {"words_only": [...], "unreachable": {scale: [...]}, "never_cited": [...]},
+     "vacuity": {"words_only": [...], "unreachable": {scale: [...]}, "never_cited": [...],
+                 "scoring": [...]},   # scoring: rows only [[cuoc]]/[scoring] cite, if any
      "questions": {...}, "extra": [...], "hands": {...}, "z3": {...}   # OPEN_QUESTIONS.json
      "svgs": ["flow.svg", ...], "pngs": [...], "dots": [...],
      "quotients": [{"scale", "file", "title", "groups", "edges", "level", "states",
@@ -215,6 +216,10 @@ def _plan(args: argparse.Namespace, table: Table, opts: dict[str, str]
     return out
 
 
+# sections of a table that only score a won hand (classic's [[cuoc]] and [scoring])
+SCORING_SECTIONS = ("cuoc", "scoring")
+
+
 def _vacuity(table: Table, results: list[explore.Result]) -> dict[str, Any]:
     referenced: set[str] = set()
 
@@ -228,8 +233,13 @@ def _vacuity(table: Table, results: list[explore.Result]) -> dict[str, Any]:
             for v in x:
                 walk(v)
 
-    walk({k: v for k, v in table.data.items() if k != "rule"})
-    words_only = [r for r in table.rows if r not in referenced]
+    walk({k: v for k, v in table.data.items() if k not in ("rule",) + SCORING_SECTIONS})
+    played = set(referenced)
+    walk({k: v for k, v in table.data.items() if k in SCORING_SECTIONS})
+    # rows only the cước and the scoring cite: the checker plays hands, it never scores one
+    scoring = [r for r in table.rows if r in referenced and r not in played]
+    referenced = played
+    words_only = [r for r in table.rows if r not in referenced and r not in scoring]
     cited: set[str] = set()
     changed: set[str] = set()
     unreachable: dict[str, list[str]] = {}
@@ -240,7 +250,10 @@ def _vacuity(table: Table, results: list[explore.Result]) -> dict[str, Any]:
         unreachable[res.label] = [r for r in res.never_cited() if r in referenced and
                                   r not in {k.split("=")[0] for k in res.option_changes()}]
     never = [r for r in table.rows if r in referenced and r not in cited and r not in changed]
-    return {"words_only": words_only, "unreachable": unreachable, "never_cited": never}
+    out = {"words_only": words_only, "unreachable": unreachable, "never_cited": never}
+    if scoring:
+        out["scoring"] = scoring
+    return out
 
 
 def run(args: argparse.Namespace) -> int:
@@ -389,6 +402,11 @@ def run(args: argparse.Namespace) -> int:
          f"Words only (no role of the machine cites them): {', '.join(vac['words_only'])}")
     emit(f"Không bao giờ tác động ở mọi cấu hình: {', '.join(vac['never_cited']) or '—'}",
          f"Never acted at any scale: {', '.join(vac['never_cited']) or '—'}")
+    if vac.get("scoring"):
+        emit(f"Chỉ dùng để tính cước và điểm (máy kiểm tra không tính điểm ván nào): "
+             f"{', '.join(vac['scoring'])}",
+             f"Scoring only (the checker plays hands, it scores none): "
+             f"{', '.join(vac['scoring'])}")
     for name, rows in vac["unreachable"].items():
         emit(f"  {name}: không tới được: {', '.join(rows) or '—'}",
              f"  {name}: unreachable: {', '.join(rows) or '—'}")

@@ -457,6 +457,15 @@ _Z3_JOB = ("import json, os, pickle, sys, threading, time\n"
            "json.dump(compute.z3_all(table, players), sys.stdout)\n")
 
 
+def z3_fresh(table: Table, players: int) -> dict[str, Any]:
+    """`z3_all` in a fresh interpreter, as `compute` asks it (for a staleness check)."""
+    proc, err = _start_z3(table, players)
+    try:
+        return _finish_z3(proc, err)
+    finally:
+        err.close()
+
+
 def _start_z3(table: Table, players: int) -> tuple[subprocess.Popen[bytes], IO[bytes]]:
     """`z3_all` in a fresh interpreter (a plain ``python -c``: nothing of the caller's
     main module is imported), fed the table on its standard input."""
@@ -552,8 +561,14 @@ def _compute(table: Table, p: Mapping[str, Any], doc: dict[str, Any], workers: i
     say(f"clauses of the ban rows: {p['clause_hands']} hands per player count and player")
     doc["clauses"] = [clauses.measure(table.resolve(n), p["clause_hands"], p["hand_seed"], pol)
                       for n in sorted(table.variants) for pol in sorted(witness.POLICIES)]
-    doc["hands"] = {}
     say("winning hands counted for every option value")
+    doc["hands"] = hand_counts(table)
+
+
+def hand_counts(table: Table) -> dict[str, Any]:
+    """The winning hands counted (checks/oracles/hands.py) for every player count, under
+    the defaults and under each other value that changes the counts."""
+    out: dict[str, Any] = {}
     for players in sorted(table.variants):
         counts: dict[str, Any] = {"defaults": hands_mod.count_wins(table.resolve(players))}
         for o, values in table.option_space():
@@ -563,7 +578,8 @@ def _compute(table: Table, p: Mapping[str, Any], doc: dict[str, Any], workers: i
                     if (c["complete"], c["u_wins"]) != (counts["defaults"]["complete"],
                                                         counts["defaults"]["u_wins"]):
                         counts[f"{o}={v}"] = c
-        doc["hands"][str(players)] = counts
+        out[str(players)] = counts
+    return out
 
 
 def z3_settings(table: Table, players: int) -> list[str]:
