@@ -216,3 +216,28 @@ def test_dead_chi_wait_agrees_with_enumeration(name: str, value: str) -> None:
     """Z3's answer (a witness, or a proof of none) matches enumerating every hand."""
     r = scale.scaled_rules(CLASSIC, scale.CLASSIC_SCALES[name], {"chi-completes": value})
     assert (z3win.dead_wait(r, timeout_ms=60_000) is not None) == _dead_by_enumeration(r)
+
+
+def test_a_fault_under_one_reading_only_is_a_divergence() -> None:
+    """Under restriction-mode=penalise the readings of a rule of play allow the same acts;
+    where one records a fault and the other not (or other rows), they part ways."""
+    from chanspec.checks.findings import witness
+
+    opt = "loi-16-danh-ca-khi-da-an-ca"
+    sc = scale.CLASSIC_SCALES["c-ranks2"]
+    ra = scale.scaled_rules(CLASSIC, sc, {opt: "as-named"})
+    rb = scale.scaled_rules(CLASSIC, sc, {opt: "as-example"})
+    d = witness.search(ra, rb, scale.deals(ra, 20, 1), budget=2000).found
+    assert d is not None and not d.only_a and not d.only_b
+    assert d.result_a[0] == d.result_b[0] == "fault" and d.result_a != d.result_b
+    named = {r for f in d.result_a[1] for r in f[2]}
+    assert opt in named and opt not in {r for f in d.result_b[1] for r in f[2]}
+    assert witness.classify((), (), d.result_a, d.result_b) == "fault"
+    # replayed, the last act is the fault the divergence names
+    sa = State.replay(ra, d.deal, d.path)
+    assert witness.faults(sa)[-1][1] == d.path[-1].code()
+    # under forbid the same act is refused instead: the readings differ in legal acts
+    fa = scale.scaled_rules(CLASSIC, sc, {opt: "as-named", "restriction-mode": "forbid"})
+    fb = scale.scaled_rules(CLASSIC, sc, {opt: "as-example", "restriction-mode": "forbid"})
+    d2 = witness.search(fa, fb, scale.deals(fa, 20, 1), budget=2000).found
+    assert d2 is not None and (d2.only_a or d2.only_b)

@@ -164,6 +164,11 @@ def effects(table: Table, name: str, players: int, opt: str, deal: Deal,
             out[v] = {"vi": "Không ai có nước đi: ván bị kẹt.",
                       "en": "Nobody has a legal move: the hand is stuck."}
             continue
+        if not diff and path:  # restriction-mode=penalise: the last act, a fault or not
+            before = len(State.replay(r, deal, path[:-1]).faults)
+            vi, en = scenario.result_text(witness._fault_result(witness.faults(st), before))
+            out[v] = {"vi": f"Bước cuối: {vi}.", "en": f"The last step: {en}."}
+            continue
         yes = [a for a in diff if a in legal]
         no = [a for a in diff if a not in legal]
         yvi, yen = _describe_actions(st, yes)

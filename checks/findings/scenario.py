@@ -134,9 +134,17 @@ def describe_event(e: dict[str, Any]) -> tuple[str, str] | None:
 
 def result_text(res: Any) -> tuple[str, str]:
     """A hand's result as recorded by checks/findings/witness.py `observe`
-    (``["win", seat, kind]``, ``["draw"]`` or None), in words."""
+    (``["win", seat, kind]``, ``["draw"]`` or None), or the faults one reading records
+    and the other not (``["fault", [[seat, action, rows], ...]]``), in words."""
     if res is None:
         return "ván chưa kết thúc", "the hand goes on"
+    if list(res)[:1] == ["fault"]:  # restriction-mode=penalise: faults recorded
+        fs = list(res)[1] if len(res) > 1 else []
+        if not fs:
+            return "không ai phạm lỗi", "no fault is recorded"
+        vi = "; ".join(f"ghế {f[0]} phạm lỗi ({', '.join(f[2])})" for f in fs)
+        en = "; ".join(f"seat {f[0]} commits a fault ({', '.join(f[2])})" for f in fs)
+        return vi, en
     kind, winner, how = (list(res) + [None, None, None])[:3]
     if kind == "win":
         return (f"ghế {winner} {WIN_VI.get(str(how), 'ù')}",
