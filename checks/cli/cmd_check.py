@@ -16,7 +16,9 @@ It writes into ``--out`` (default ``out/check``): ``report.txt``, ``findings.jso
 ITF trace (``*.itf.json``) and one scenario text per violation, and DOT/SVG pictures;
 and regenerates OPEN_QUESTIONS.md and OPEN_QUESTIONS.json (not with ``--no-write``,
 which only says whether they are stale): the checkout's for the built-in ``family``,
-``--out``'s for a table given by path (``--questions PATH`` chooses).
+OPEN_QUESTIONS-classic.md and .json for the built-in ``classic`` (its own scales and
+parameters, `findings.params_for`), ``--out``'s for a table given by path
+(``--questions PATH`` chooses).
 
 ``findings.json`` (for checks/report/site.py) is::
 
@@ -26,7 +28,8 @@ which only says whether they are stale): the checkout's for the built-in ``famil
                        "seconds", "states_per_second", "bytes_per_state", "complete",
                        "outcomes", "ties", "violations": [Violation.as_json + "itf",
                        "scenario"], "never_cited", "option_changes", "option_samples"}],
-     "vacuity": {"words_only": [...], "unreachable": {scale: [...]}, "never_cited": [...]},
+     "vacuity": {"words_only": [...], "unreachable": {scale: [...]}, "never_cited": [...],
+                 "scoring": [...]},   # scoring: rows only [[cuoc]]/[scoring] cite, if any
      "questions": {...}, "extra": [...], "hands": {...}, "z3": {...}   # OPEN_QUESTIONS.json
      "svgs": ["flow.svg", ...], "pngs": [...], "dots": [...],
      "quotients": [{"scale", "file", "title", "groups", "edges", "level", "states",
@@ -83,6 +86,16 @@ PLAN_FULL = [("chiu3", 1, "reference", 60_000), ("ranks2", 20, "reference", None
              ("chiu3", 1, "packed", 1_000_000)]
 PLAN_QUICK = [("ranks2", 6, "reference", None), ("chiu4", 3, "reference", None),
               ("five", 8, "reference", None), ("chiu3", 1, "packed", 60_000)]
+# Classic Chắn's scales (checks/explore/scale.py, CLASSIC_SCALES); the packed machine
+# does not play classic (`packed.unsupported`), so every search is the reference's.
+# c-duo (too large to finish) comes first for the same reason as chiu3 above.
+PLAN_CLASSIC_FULL = [("c-duo", 1, "reference", 60_000), ("c-ranks2", 20, "reference", None),
+                     ("c-chiu3", 10, "reference", None), ("c-four", 20, "reference", None)]
+PLAN_CLASSIC_QUICK = [("c-duo", 1, "reference", 5_000), ("c-ranks2", 4, "reference", None),
+                      ("c-chiu3", 3, "reference", None), ("c-four", 4, "reference", None)]
+PLANS = {"family": (PLAN_FULL, PLAN_QUICK), "classic": (PLAN_CLASSIC_FULL, PLAN_CLASSIC_QUICK)}
+# how long computing the findings takes on 2 cores, by set of scales (said before it starts)
+MINUTES = {"family": 12, "classic": 11}
 CAP_REFERENCE = 2_000_000  # states per deal
 CAP_PACKED = 10_000_000  # states per search
 CHECK_EVERY = 100  # packed searches: one state in this many replayed on the reference
@@ -115,7 +128,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help=f"hạt giống chia bài / deal seed (default {DEAL_SEED})")
     p.add_argument("--scales", default=None, metavar="NAME=DEALS,...",
                    help="thay kế hoạch: cấu hình và số ván / override the plan, e.g. "
-                        f"five=2,ranks2=4 (scales: {', '.join(scale.SCALES)})")
+                        f"five=2,ranks2=4 (family scales: {', '.join(scale.SCALES)}; "
+                        f"classic: {', '.join(scale.CLASSIC_SCALES)})")
     p.add_argument("--quiet", action="store_true", help="không in tiến độ / no progress")
     p.add_argument("--workers", type=int, default=explore.default_workers(),
                    help="số tiến trình / processes (default: up to 2)")
@@ -151,7 +165,8 @@ def questions_paths(args: argparse.Namespace, out: Path) -> tuple[Path, Path]:
     if args.questions:
         md = Path(args.questions)
     elif args.ruleset in table_mod.builtin_names():
-        md = questions.default_path()
+        md = questions.default_path(args.ruleset)
+        return md, findings.default_path(args.ruleset)
     else:
         md = out / questions.FILE_NAME
     return md, md.with_name(findings.FILE_NAME)
@@ -161,18 +176,25 @@ def _plan(args: argparse.Namespace, table: Table, opts: dict[str, str]
           ) -> list[tuple[scale.Scale, int, int, str]]:
     """(scale, deals, cap, engine) for every exploration asked for; the packed engine
     only where it plays the table (`packed.unsupported`), the reference elsewhere."""
-    plan: list[tuple[str, int, str, int | None]] = PLAN_QUICK if args.quick else PLAN_FULL
+    try:
+        set_name = scale.scale_set(table)
+    except scale.ScaleError as exc:
+        raise OptionError(str(exc)) from None
+    scales = scale.SCALE_SETS[set_name]
+    full, quick = PLANS[set_name]
+    plan: list[tuple[str, int, str, int | None]] = quick if args.quick else full
     if args.scales:
         plan = []
         for item in args.scales.split(","):
             name, _, n = item.partition("=")
-            if name not in scale.SCALES or not n.isdigit():
+            if name not in scales or not n.isdigit():
                 raise OptionError(f"--scales {item!r}: expected NAME=DEALS with NAME one of "
-                                  f"{', '.join(scale.SCALES)}, e.g. five=2")
+                                  f"{', '.join(scales)} (the scales of table {table.id!r}), "
+                                  f"e.g. {next(iter(scales))}=2")
             plan.append((name, int(n), "reference", None))
     out: list[tuple[scale.Scale, int, int, str]] = []
     for name, n, engine, cap in plan:
-        sc = scale.SCALES[name]
+        sc = scales[name]
         if args.players is not None and sc.players >= 4 and sc.players != args.players:
             continue
         if args.engine != "auto":
@@ -194,6 +216,10 @@ def _plan(args: argparse.Namespace, table: Table, opts: dict[str, str]
     return out
 
 
+# sections of a table that only score a won hand (classic's [[cuoc]] and [scoring])
+SCORING_SECTIONS = ("cuoc", "scoring")
+
+
 def _vacuity(table: Table, results: list[explore.Result]) -> dict[str, Any]:
     referenced: set[str] = set()
 
@@ -207,8 +233,13 @@ def _vacuity(table: Table, results: list[explore.Result]) -> dict[str, Any]:
             for v in x:
                 walk(v)
 
-    walk({k: v for k, v in table.data.items() if k != "rule"})
-    words_only = [r for r in table.rows if r not in referenced]
+    walk({k: v for k, v in table.data.items() if k not in ("rule",) + SCORING_SECTIONS})
+    played = set(referenced)
+    walk({k: v for k, v in table.data.items() if k in SCORING_SECTIONS})
+    # rows only the cước and the scoring cite: the checker plays hands, it never scores one
+    scoring = [r for r in table.rows if r in referenced and r not in played]
+    referenced = played
+    words_only = [r for r in table.rows if r not in referenced and r not in scoring]
     cited: set[str] = set()
     changed: set[str] = set()
     unreachable: dict[str, list[str]] = {}
@@ -219,7 +250,10 @@ def _vacuity(table: Table, results: list[explore.Result]) -> dict[str, Any]:
         unreachable[res.label] = [r for r in res.never_cited() if r in referenced and
                                   r not in {k.split("=")[0] for k in res.option_changes()}]
     never = [r for r in table.rows if r in referenced and r not in cited and r not in changed]
-    return {"words_only": words_only, "unreachable": unreachable, "never_cited": never}
+    out = {"words_only": words_only, "unreachable": unreachable, "never_cited": never}
+    if scoring:
+        out["scoring"] = scoring
+    return out
 
 
 def run(args: argparse.Namespace) -> int:
@@ -231,9 +265,10 @@ def run(args: argparse.Namespace) -> int:
     lang = args.lang
     # every output path is checked before the long work starts
     out = prepare_output_dir(args.out)
+    md_path, json_path = questions_paths(args, out)
     if not args.no_write:
-        check_output_file(findings.default_path())
-        check_output_file(questions.default_path())
+        check_output_file(json_path)
+        check_output_file(md_path)
     text: list[str] = []
 
     def emit(vi: str, en: str) -> None:
@@ -367,28 +402,36 @@ def run(args: argparse.Namespace) -> int:
          f"Words only (no role of the machine cites them): {', '.join(vac['words_only'])}")
     emit(f"Không bao giờ tác động ở mọi cấu hình: {', '.join(vac['never_cited']) or '—'}",
          f"Never acted at any scale: {', '.join(vac['never_cited']) or '—'}")
+    if vac.get("scoring"):
+        emit(f"Chỉ dùng để tính cước và điểm (máy kiểm tra không tính điểm ván nào): "
+             f"{', '.join(vac['scoring'])}",
+             f"Scoring only (the checker plays hands, it scores none): "
+             f"{', '.join(vac['scoring'])}")
     for name, rows in vac["unreachable"].items():
         emit(f"  {name}: không tới được: {', '.join(rows) or '—'}",
              f"  {name}: unreachable: {', '.join(rows) or '—'}")
     # findings and OPEN_QUESTIONS
-    md_path, json_path = questions_paths(args, out)
     digest = findings.table_digest(table)
+    params = findings.params_for(table)
+    minutes = MINUTES.get(scale.scale_set(table), 12)
     # The findings are a function of the table's data, the checker's parameters and the
     # machine; saved ones are keyed by the first two: this run's own file, else the
     # checkout's (whose agreement with the machine the test suite checks by recomputing
     # it, tests/test_findings_fresh.py).  --recompute computes them anyway.
-    cached = next((doc for doc in (findings.load(json_path), findings.load())
+    saved = findings.default_path(table.id) if table.id in table_mod.builtin_names() else None
+    cached = next((doc for doc in (findings.load(json_path), findings.load(saved))
                    if doc is not None and doc.get("table_digest") == digest
-                   and doc.get("params") == findings.PARAMS), None)
+                   and doc.get("params") == params), None)
     if cached is not None and not args.recompute:
         doc = cached
-        emit("\n== Câu hỏi còn mở: dùng lại OPEN_QUESTIONS.json (tính cho đúng bảng luật và "
-             "tham số này; --recompute để tính lại, khoảng 12 phút)",
-             "\n== Open questions: reusing OPEN_QUESTIONS.json (computed for this very table "
-             "and these parameters; --recompute computes them again, about 12 minutes)")
+        emit(f"\n== Câu hỏi còn mở: dùng lại {json_path.name} (tính cho đúng bảng luật và "
+             f"tham số này; --recompute để tính lại, khoảng {minutes} phút)",
+             f"\n== Open questions: reusing {json_path.name} (computed for this very table "
+             f"and these parameters; --recompute computes them again, about {minutes} "
+             "minutes)")
     else:
-        emit("\n== Câu hỏi còn mở: đang tính (khoảng 12 phút trên 2 lõi)",
-             "\n== Open questions: computing (about 12 minutes on 2 cores)")
+        emit(f"\n== Câu hỏi còn mở: đang tính (khoảng {minutes} phút trên 2 lõi)",
+             f"\n== Open questions: computing (about {minutes} minutes on 2 cores)")
         doc = findings.compute(table, workers=args.workers,
                                say=(lambda s: None) if args.quiet or args.json else
                                (lambda s: print(f"  {s}", file=sys.stderr, flush=True)))

@@ -5,7 +5,8 @@
 * ``chanspec questions --check [PATH]`` exit 1 when the file differs from the table
 
 Without PATH these name the checkout's OPEN_QUESTIONS.md, which belongs to the built-in
-family table: with ``--ruleset PATH/TO/TABLE.toml`` a path of its own is required.
+family table (OPEN_QUESTIONS-classic.md with ``--ruleset classic``): with ``--ruleset
+PATH/TO/TABLE.toml`` a path of its own is required.
 """
 
 from __future__ import annotations
@@ -44,11 +45,15 @@ def run(args: argparse.Namespace) -> int:
         check_output_file(args.write)
     # with the checker's findings (OPEN_QUESTIONS.json) when they match the table
     table = load_table(args)
+    builtin = args.ruleset in table_mod.builtin_names()
+    # a built-in table's own findings (OPEN_QUESTIONS-classic.json for classic), else the
+    # family's, which render uses only when they were computed for this very table
+    saved = findings.load(findings.default_path(args.ruleset if builtin else "family"))
     if args.write is None and args.check is None:
         # on the terminal in the chosen language; the file itself is always bilingual
-        sys.stdout.write(render_mod.render(table, findings.load(), lang=args.lang))
+        sys.stdout.write(render_mod.render(table, saved, lang=args.lang))
         return 0
-    text = render_mod.render(table, findings.load())
+    text = render_mod.render(table, saved)
     if not (args.write or args.check) and args.ruleset not in table_mod.builtin_names():
         flag = "--write" if args.write is not None else "--check"
         print(say(args.lang,
@@ -60,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
                   f"give a path of its own, e.g. {flag} out/OPEN_QUESTIONS.md"),
               file=sys.stderr)
         return 2
-    path = Path(args.write or args.check or questions.default_path())
+    path = Path(args.write or args.check or questions.default_path(args.ruleset))
     if args.write is not None:
         write_atomic(path, text)
         print(say(args.lang, f"Đã ghi {path}", f"Wrote {path}"))

@@ -31,6 +31,36 @@ How each scale maps to the real game, and what it can and cannot show:
             (18 cards); 5 seats, hands 4/3, 2 pairs with at least 1 chắn, nọc of 2.
             The 5-seat table: seat order around five gates.  Cannot show: chíu.
 
+Classic Chắn (spec/classic.toml) has no Nhất and no yêu faces: its scales
+(`CLASSIC_SCALES`, ids ``classic@c-...``) take ranks Nhị and Tam and Chi Chi, which has no
+rank and so pairs only as a chắn.  Its thiên ù minimum (``opening_min_chan_by_value``) is
+scaled with the minimum chắn: the reading that asks for the real minimum (six) asks for the
+scale's, the one that asks for none still asks for none.  Chi Chi's ``exact_min`` (it
+completes only a hand of exactly the minimum chắn) keeps its meaning at every scale, as
+the minimum is at least one and below the number of pairs.
+
+``c-ranks2``  Nhị and Tam in three suits and Chi Chi, 2 copies each (14 cards); 3 seats,
+              hands 4/3, 2 pairs with at least 1 chắn, nọc of 4.  Shows: same-rank cạ
+              of two ranks, Chi Chi as a chắn only, the rank-scoped rules of play (bỏ cạ
+              ăn cạ, ăn cạ đánh cùng hàng...), Chi Chi completing a hand of one chắn and
+              one cạ but not of two chắn (``chi-completes``), dưới and trả cửa, faults
+              under penalise and refusals under forbid.  Cannot show: chíu (two copies).
+``c-chiu3``   Nhị Vạn, Nhị Văn, Tam Vạn, Chi Chi, 4 copies each (16 cards); 3 seats,
+              hands 4/3, 2 pairs with at least 1 chắn, nọc of 6.  Shows: chíu and chíu-ù
+              (also on Chi Chi), the rules of play on a face held three times, a Tam
+              Vạn that pairs with nothing but itself.  Cannot show: a return after a chíu (a
+              chíu uses every concealed card at this hand size), a third suit.
+``c-four``    the faces of ``c-ranks2`` with 4 seats, hands 4/3, nọc of 1.  Shows: seat
+              order and claims around four gates, claim ties among three seats.
+              Cannot show: a long nọc (one draw), chíu.
+``c-duo``     Nhị Vạn, Nhị Văn, Tam Vạn, Chi Chi, 4 copies each (16 cards); 2 seats,
+              hands 6/5, 3 pairs with at least 2 chắn (as the real six of ten is more
+              than half), nọc of 5.  The only classic scale where a chíu leaves cards to
+              return (trả cửa after a chíu), where thiên ù under ``six-chan`` needs more
+              than one chắn, and where Chi Chi may complete a hand with more than one
+              chắn.  Too large to search completely: witness searches and bounded
+              explorations only.
+
 What no scale can show: anything that needs long hands (many pairs at once, e.g. a hand
 that needs two special cạ), how often a situation arises in real play (use the
 full-size random games of `checks/findings/witness.py` for that), and scoring.  A violation found
@@ -117,8 +147,60 @@ SCALES: dict[str, Scale] = {
 }
 
 
+# Classic Chắn (spec/classic.toml): no Nhất, no yêu faces but Chi Chi, which has no rank
+# and so pairs only as a chắn; ranks Nhị to Cửu in three suits; 2 to 4 seats.
+CLASSIC_SCALES: dict[str, Scale] = {
+    s.name: s for s in (
+        Scale("c-ranks2", ("2v", "2n", "2s", "3v", "3n", "3s", "chi"), 2, 3, 3, 1,
+              "Nhị, Tam ba chất và Chi Chi × 2 bản; 3 người, bài 4/3, "
+              "2 đôi ít nhất 1 Chắn, nọc 4",
+              "Nhị and Tam in three suits and Chi Chi x 2 copies; 3 seats, hands 4/3, "
+              "2 pairs with at least 1 chắn, nọc of 4"),
+        Scale("c-chiu3", ("2v", "2n", "3v", "chi"), 4, 3, 3, 1,
+              "Nhị Vạn, Nhị Văn, Tam Vạn, Chi Chi × 4 bản; 3 người, bài 4/3, "
+              "2 đôi ít nhất 1 Chắn, nọc 6",
+              "Nhị Vạn, Nhị Văn, Tam Vạn, Chi Chi x 4 copies; 3 seats, hands 4/3, "
+              "2 pairs with at least 1 chắn, nọc of 6"),
+        Scale("c-four", ("2v", "2n", "2s", "3v", "3n", "3s", "chi"), 2, 4, 3, 1,
+              "Nhị, Tam ba chất và Chi Chi × 2 bản; 4 người, bài 4/3, "
+              "2 đôi ít nhất 1 Chắn, nọc 1",
+              "Nhị and Tam in three suits and Chi Chi x 2 copies; 4 seats, hands 4/3, "
+              "2 pairs with at least 1 chắn, nọc of 1"),
+        Scale("c-duo", ("2v", "2n", "3v", "chi"), 4, 2, 5, 2,
+              "Nhị Vạn, Nhị Văn, Tam Vạn, Chi Chi × 4 bản; 2 người, bài 6/5, "
+              "3 đôi ít nhất 2 Chắn, nọc 5",
+              "Nhị Vạn, Nhị Văn, Tam Vạn, Chi Chi x 4 copies; 2 seats, hands 6/5, "
+              "3 pairs with at least 2 chắn, nọc of 5", exhaustive=False),
+    )
+}
+
+# The scales of each built-in table, by its id; a table given by path gets the first set
+# whose faces its deck holds (`scales_for`).
+SCALE_SETS: dict[str, dict[str, Scale]] = {"family": SCALES, "classic": CLASSIC_SCALES}
+ALL_SCALES: dict[str, Scale] = {n: s for ss in SCALE_SETS.values() for n, s in ss.items()}
+
+
 class ScaleError(ValueError):
     """A scale that does not fit (deck too small for the deal, unknown faces)."""
+
+
+def scale_set(base: table_mod.Table) -> str:
+    """The name of the set of scales that keeps `base`'s structure (a key of
+    `SCALE_SETS`): its own when it is a built-in table (by id), else the first set
+    (family, then classic) whose faces its deck holds."""
+    if base.id in SCALE_SETS:
+        return base.id
+    deck = set(base.deck_faces())
+    for name, ss in SCALE_SETS.items():
+        if all(cards.parse(f) in deck for sc in ss.values() for f in sc.faces):
+            return name
+    raise ScaleError(f"table {base.id!r}: no set of scaled configurations fits its deck "
+                     f"(known sets: {', '.join(SCALE_SETS)})")
+
+
+def scales_for(base: table_mod.Table) -> dict[str, Scale]:
+    """The scales of `base` (see `scale_set`), by name."""
+    return SCALE_SETS[scale_set(base)]
 
 
 def scaled_data(base: table_mod.Table, scale: Scale) -> dict[str, Any]:
@@ -141,6 +223,15 @@ def scaled_data(base: table_mod.Table, scale: Scale) -> dict[str, Any]:
         "opener_cards": scale.opener_cards, "other_cards": scale.other_cards,
         "pairs": scale.pairs, "min_chan": scale.min_chan,
     }]
+    # A win on the dealt hand that needs so many chắn (classic's six-chan reading of
+    # thiên ù) needs as many in proportion at the scale: the real minimum becomes the
+    # scale's, 0 stays 0 (the family's table states no such numbers).
+    by_value = data.get("win", {}).get("opening_min_chan_by_value")
+    if isinstance(by_value, dict):
+        real = int(template["min_chan"]) or 1
+        data["win"]["opening_min_chan_by_value"] = {
+            k: min(scale.pairs, round(int(v) * scale.min_chan / real))
+            for k, v in by_value.items()}
     return data
 
 
@@ -170,7 +261,7 @@ def rules_for(base: table_mod.Table, name: str, players: int,
     full-size game (`FULL`) for `players` seats."""
     if name == FULL:
         return base.resolve(players, options)
-    return scaled_rules(base, SCALES[name], options)
+    return scaled_rules(base, ALL_SCALES[name], options)
 
 
 def deals(rules: table_mod.Rules, count: int, seed: int, opener: int = 0) -> list[Deal]:

@@ -21,13 +21,16 @@ states reachable from it (`State.legal_actions` / `State.child`), deduplicated b
   go on for ever without drawing), by a topological sort of those edges after the
   search.
 
-Vacuity: the rule ids cited by explanations (for legal actions and for refusals) are
-collected; rows never cited anywhere in the explored space are dead or unreachable at
-that scale.  For option rows, every ``sample_every``-th state is re-evaluated under each
-other value of each option (the same position, the rules swapped) and the states where
-the legal action set changes are counted; a value seen changing it `SAMPLE_ENOUGH` times
-in a deal is not sampled again there (its count is a lower bound), so the cost of
-sampling falls on the values that have not shown an effect yet.
+Vacuity: the rule ids cited by explanations (for legal actions and for refusals) and by
+the events of each step (draws, returns, chíu, and the faults recorded under
+``restriction-mode=penalise``, where a broken rule of play refuses nothing but acts by
+being recorded) are collected; rows never cited anywhere in the explored space are dead
+or unreachable at that scale. For option rows, every ``sample_every``-th state is
+re-evaluated under each other value of each option (the same position, the rules
+swapped) and the states where the legal action set changes are counted; a value seen
+changing it `SAMPLE_ENOUGH` times in a deal is not sampled again there (its count is a
+lower bound), so the cost of sampling falls on the values that have not shown an effect
+yet.
 
 Reductions, and why they are sound:
 
@@ -347,6 +350,8 @@ def _cite_events(st: State, c: State, a: Action, cited: set[str]) -> None:
     for e in c.events[len(st.events):]:
         for role in EVENT_ROLES.get(e.get("type", ""), ()):
             cited.add(r.rid(role))
+        if e.get("type") == "fault":  # restriction-mode=penalise: the rows broken acted
+            cited.update(e.get("rules", ()))
         if e.get("type") == "laid" and len(e.get("group", ())) == 4:
             cited.add(r.rid("turn.chiu_counts_rule"))
     w = st.window

@@ -76,6 +76,25 @@ PARAMS: dict[str, Any] = {
 }
 
 
+# Classic Chắn (spec/classic.toml): its own scales (checks/explore/scale.py) and smaller
+# budgets, as its full-size hands (20 cards each, 39 other values shadowed) play about
+# five times slower than the family's and its rows are many: the whole computation
+# stays a few minutes on two cores.
+PARAMS_CLASSIC: dict[str, Any] = {
+    "deal_seed": 1, "deals": {"c-ranks2": 20, "c-chiu3": 20, "c-four": 20, "c-duo": 4},
+    "budget": 2_000, "hands": 400, "hands_uniform": 200, "hand_seed": 2026, "players": 4,
+    "clause_hands": 30,
+    "explore_deals": 4,
+    "blame_hands": 40, "blame_readings": 1,
+}
+
+
+def params_for(table: Table) -> dict[str, Any]:
+    """The parameters of `table`'s findings: the classic ones for a table whose scales
+    are classic Chắn's (`scale.scale_set`), else the family's."""
+    return dict(PARAMS_CLASSIC if scale.scale_set(table) == "classic" else PARAMS)
+
+
 def table_digest(table: Table) -> str:
     """The digest the saved findings are keyed by: of the table's data with its
     decisions taken back (`chanspec.model.table.before_decisions`), so settling a row on
@@ -85,8 +104,14 @@ def table_digest(table: Table) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def default_path() -> Path:
-    return questions.default_path().with_name(FILE_NAME)
+def file_name(ruleset: str = "family") -> str:
+    """OPEN_QUESTIONS.json for the family's table, OPEN_QUESTIONS-<id>.json for another
+    built-in table."""
+    return FILE_NAME if ruleset == "family" else f"OPEN_QUESTIONS-{ruleset}.json"
+
+
+def default_path(ruleset: str = "family") -> Path:
+    return questions.default_path(ruleset).with_name(file_name(ruleset))
 
 
 def _describe_actions(st: State, acts: Sequence[Action]) -> tuple[str, str]:
@@ -138,6 +163,11 @@ def effects(table: Table, name: str, players: int, opt: str, deal: Deal,
         if not legal:
             out[v] = {"vi": "Không ai có nước đi: ván bị kẹt.",
                       "en": "Nobody has a legal move: the hand is stuck."}
+            continue
+        if not diff and path:  # restriction-mode=penalise: the last act, a fault or not
+            before = len(State.replay(r, deal, path[:-1]).faults)
+            vi, en = scenario.result_text(witness._fault_result(witness.faults(st), before))
+            out[v] = {"vi": f"Bước cuối: {vi}.", "en": f"The last step: {en}."}
             continue
         yes = [a for a in diff if a in legal]
         no = [a for a in diff if a not in legal]
@@ -255,8 +285,7 @@ def _stuck_witness(table: Table, params: Mapping[str, Any], workers: int,
                    say: Callable[[str], None]) -> dict[str, Any] | None:
     """The shortest deadlock under the defaults over the scales (if any)."""
     best: tuple[int, dict[str, Any]] | None = None
-    for name in scale.SCALES:
-        sc = scale.SCALES[name]
+    for name, sc in scale.scales_for(table).items():
         if not sc.exhaustive:
             continue
         r = scale.scaled_rules(table, sc)
@@ -362,7 +391,7 @@ def _search_one(t: Task) -> Searched:
     table: Table = _SW["table"]
     p: Mapping[str, Any] = _SW["params"]
     opt, a, b, _si, name = t
-    sc = scale.SCALES[name]
+    sc = scale.ALL_SCALES[name]
     ra = scale.scaled_rules(table, sc, {opt: a})
     rb = scale.scaled_rules(table, sc, {opt: b})
     ds = scale.deals(ra, p["deals"][name], p["deal_seed"])
@@ -402,7 +431,7 @@ def compute(table: Table, params: Mapping[str, Any] | None = None, workers: int 
     """The findings on every open question.  `say` gets a line at each step, and during
     the long full-size phase one line every few seconds (`ticker`, default 5 s)."""
     ticker = ticker or Ticker()
-    p = dict(PARAMS)
+    p = params_for(table)
     p.update(params or {})
     doc: dict[str, Any] = {"schema": 1, "table": table.id, "table_digest": table_digest(table),
                            "params": p, "questions": {}, "extra": []}
@@ -431,6 +460,15 @@ _Z3_JOB = ("import json, os, pickle, sys, threading, time\n"
            "from chanspec.checks.findings import compute\n"
            "table, players = pickle.load(sys.stdin.buffer)\n"
            "json.dump(compute.z3_all(table, players), sys.stdout)\n")
+
+
+def z3_fresh(table: Table, players: int) -> dict[str, Any]:
+    """`z3_all` in a fresh interpreter, as `compute` asks it (for a staleness check)."""
+    proc, err = _start_z3(table, players)
+    try:
+        return _finish_z3(proc, err)
+    finally:
+        err.close()
 
 
 def _start_z3(table: Table, players: int) -> tuple[subprocess.Popen[bytes], IO[bytes]]:
@@ -476,7 +514,7 @@ def _compute(table: Table, p: Mapping[str, Any], doc: dict[str, Any], workers: i
     doc["ends"] = dict(sorted(ends.items()))
     tasks = [(row.id, row.default, b, si, name)
              for row in questions.question_rows(table) for b in row.values if b != row.default
-             for si, name in enumerate(scale.SCALES)]
+             for si, name in enumerate(scale.scales_for(table))]
     found = _search_all(table, p, tasks, workers, say)
     for row in questions.question_rows(table):
         opt, a = row.id, row.default
@@ -489,7 +527,7 @@ def _compute(table: Table, p: Mapping[str, Any], doc: dict[str, Any], workers: i
             f = fmap.get(f"{opt}={b}")
             if f is not None:
                 q["frequency"][b] = f
-            for si, (name, sc) in enumerate(scale.SCALES.items()):
+            for si, (name, sc) in enumerate(scale.scales_for(table).items()):
                 d, pairs, exhaustive, n_deals = found[(opt, b, name)]
                 q["searches"].append({"value": b, "scale": name, "found": d is not None,
                                       "depth": None if d is None else len(d.path),
@@ -528,8 +566,14 @@ def _compute(table: Table, p: Mapping[str, Any], doc: dict[str, Any], workers: i
     say(f"clauses of the ban rows: {p['clause_hands']} hands per player count and player")
     doc["clauses"] = [clauses.measure(table.resolve(n), p["clause_hands"], p["hand_seed"], pol)
                       for n in sorted(table.variants) for pol in sorted(witness.POLICIES)]
-    doc["hands"] = {}
     say("winning hands counted for every option value")
+    doc["hands"] = hand_counts(table)
+
+
+def hand_counts(table: Table) -> dict[str, Any]:
+    """The winning hands counted (checks/oracles/hands.py) for every player count, under
+    the defaults and under each other value that changes the counts."""
+    out: dict[str, Any] = {}
     for players in sorted(table.variants):
         counts: dict[str, Any] = {"defaults": hands_mod.count_wins(table.resolve(players))}
         for o, values in table.option_space():
@@ -539,7 +583,8 @@ def _compute(table: Table, p: Mapping[str, Any], doc: dict[str, Any], workers: i
                     if (c["complete"], c["u_wins"]) != (counts["defaults"]["complete"],
                                                         counts["defaults"]["u_wins"]):
                         counts[f"{o}={v}"] = c
-        doc["hands"][str(players)] = counts
+        out[str(players)] = counts
+    return out
 
 
 def z3_settings(table: Table, players: int) -> list[str]:

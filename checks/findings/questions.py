@@ -288,9 +288,16 @@ def render(table: Table, findings: Mapping[str, Finding] | None = None,
     return "\n".join(out) + "\n"
 
 
-def default_path() -> Path:
-    """OPEN_QUESTIONS.md at the top of the checkout when running from one, else ./"""
+def file_name(ruleset: str = "family") -> str:
+    """OPEN_QUESTIONS.md for the family's table, OPEN_QUESTIONS-<id>.md for another
+    built-in table (``OPEN_QUESTIONS-classic.md``)."""
+    return FILE_NAME if ruleset == "family" else f"OPEN_QUESTIONS-{ruleset}.md"
+
+
+def default_path(ruleset: str = "family") -> Path:
+    """The open questions of a built-in table at the top of the checkout when running
+    from one, else ./ (`file_name`)."""
     root = Path(__file__).resolve().parents[2]
     if (root / "pyproject.toml").is_file() and (root / "spec" / "family.toml").is_file():
-        return root / FILE_NAME
-    return Path(FILE_NAME)
+        return root / file_name(ruleset)
+    return Path(file_name(ruleset))

@@ -197,10 +197,20 @@ def blame_line(b: Mapping[str, Any] | None, table: Table) -> tuple[str, str, str
             f"if {en} ({tried_en} tried).", ids)
 
 
-def scale_note(w: Mapping[str, Any], fallback: bool = False) -> tuple[str, str, str]:
+def scale_note(w: Mapping[str, Any], fallback: bool = False,
+               table: Table | None = None) -> tuple[str, str, str]:
     """(vi, en, ids): which game the scenario is a hand of (`fallback`: a scaled-down one
-    shown because no trial hand of the full-size game reached the choice)."""
+    shown because no trial hand of the full-size game reached the choice; `table`: whose
+    full-size game, when it is not the family's)."""
     n = len(w["path"])
+    if w["scale"] == scale.FULL and table is not None and table.id != "family":
+        return (f"Một ván đủ cỡ của bảng «{table.title_vi}» ({w['players']} người, đủ bộ "
+                f"bài) trong các ván chơi thử, người chơi tham; chỉ kể {number(n, 'vi')} "
+                f"nước đầu.",
+                f"A full-size hand of «{table.title_en}» ({w['players']} players, the whole "
+                f"deck), one of the trial hands, greedy player; its first {number(n, 'en')} "
+                f"moves only.",
+                f"hand {w['hand']}, seed {w['seed']}")
     if w["scale"] == scale.FULL:
         return (f"Một ván đủ cỡ của gia đình ({w['players']} người, đủ bộ bài) trong các ván "
                 f"chơi thử, người chơi tham; chỉ kể {number(n, 'vi')} nước đầu.",
@@ -208,7 +218,7 @@ def scale_note(w: Mapping[str, Any], fallback: bool = False) -> tuple[str, str, 
                 f"one of the trial hands, greedy player; its first {number(n, 'en')} "
                 f"moves only.",
                 f"hand {w['hand']}, seed {w['seed']}")
-    sc = scale.SCALES.get(w["scale"])
+    sc = scale.ALL_SCALES.get(w["scale"])
     if sc is None:
         return "", "", str(w["scale"])
     if fallback:
@@ -248,14 +258,14 @@ def finding_objects(doc: Mapping[str, Any], table: Table,
         notes: list[tuple[str, str]] = [("question", _row_ids(row)),
                                         ("try", f"--option {rid}=…")]
         if w is not None:
-            nvi, nen, nid = scale_note(w, fallback=w is small)
+            nvi, nen, nid = scale_note(w, fallback=w is small, table=table)
             steps_vi = [nvi] + [str(s["action_vi"]) for s in w["steps"]]
             steps_en = [nen] + [str(s["action_en"]) for s in w["steps"]]
             eff = {k: questions.Effect(v["vi"], v["en"]) for k, v in w["effects"].items()}
             notes.append(("scenario", f"{w['value_a']} vs {w['value_b']}, {nid}: "
                                       f"{' | '.join(w['path']) or '(deal)'}"))
             if small is not None and small is not w:
-                svi, sen, sid = scale_note(small)
+                svi, sen, sid = scale_note(small, table=table)
                 n = len(small["path"])
                 steps_vi.append(f"Ngắn nhất trong một ván thu nhỏ: {number(n, 'vi')} nước "
                                 f"(sơ đồ dưới). {svi}")
@@ -343,7 +353,7 @@ def report_findings(doc: Mapping[str, Any] | None, table: Table) -> dict[str, di
         if found:
             d["scenarios"] = []
             for x in found:
-                nvi, nen, _ = scale_note(x, fallback=len(found) == 1)
+                nvi, nen, _ = scale_note(x, fallback=len(found) == 1, table=table)
                 a, b = x["value_a"], x["value_b"]
                 d["scenarios"].append({
                     "steps": x["steps"], "players": x["players"],
@@ -403,7 +413,7 @@ def extra_sections(doc: Mapping[str, Any], table: Table, lang: str = "vi") -> li
         out += ["", f"## {lbl(lang, 'Máy kiểm tra tìm thêm', 'Found by the checker')}"]
     for e in doc.get("extra", []):
         w = e["witness"]
-        nvi, nen, nid = scale_note(w)
+        nvi, nen, nid = scale_note(w, table=table)
         head = lbl(lang, "Tình huống văn bản không nói (máy phát hiện, chưa có trong bảng)",
                    "A case the text does not cover (found by the checker, not in the table)")
         out += ["", f'<a id="{e["id"]}"></a>', f"### {head}", ""]
@@ -479,12 +489,17 @@ def extra_sections(doc: Mapping[str, Any], table: Table, lang: str = "vi") -> li
                 elif ans["answer"] == "none":
                     out.append(f"- {label} — {what}: "
                                f"{lbl(lang, 'không có (đã chứng minh)', 'none (proved)')}")
+                elif ans["answer"] == "not-asked":
+                    out.append(f"- {label} — {what}: "
+                               f"{lbl(lang, 'không đặt ra với bảng này', 'does not arise')} "
+                               f"({ans.get('why', '')})")
                 else:
                     out.append(f"- {label} — {what}: {lbl(lang, 'chưa rõ', 'unknown')}")
         out += ["", _footnote([("solver", "Z3"), ("readings", "; ".join(o for o in z if o)),
                                ("unknown", "; ".join(f"{o or 'defaults'} {n}: {a.get('why')}"
                                                      for o, qs in z.items()
                                                      for n, a in qs.items()
-                                                     if a["answer"] not in ("witness", "none")))],
+                                                     if a["answer"] not in ("witness", "none",
+                                                                            "not-asked")))],
                                  lang)]
     return out

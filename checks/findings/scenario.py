@@ -134,9 +134,17 @@ def describe_event(e: dict[str, Any]) -> tuple[str, str] | None:
 
 def result_text(res: Any) -> tuple[str, str]:
     """A hand's result as recorded by checks/findings/witness.py `observe`
-    (``["win", seat, kind]``, ``["draw"]`` or None), in words."""
+    (``["win", seat, kind]``, ``["draw"]`` or None), or the faults one reading records
+    and the other not (``["fault", [[seat, action, rows], ...]]``), in words."""
     if res is None:
         return "ván chưa kết thúc", "the hand goes on"
+    if list(res)[:1] == ["fault"]:  # restriction-mode=penalise: faults recorded
+        fs = list(res)[1] if len(res) > 1 else []
+        if not fs:
+            return "không ai phạm lỗi", "no fault is recorded"
+        vi = "; ".join(f"ghế {f[0]} phạm lỗi ({', '.join(f[2])})" for f in fs)
+        en = "; ".join(f"seat {f[0]} commits a fault ({', '.join(f[2])})" for f in fs)
+        return vi, en
     kind, winner, how = (list(res) + [None, None, None])[:3]
     if kind == "win":
         return (f"ghế {winner} {WIN_VI.get(str(how), 'ù')}",
@@ -207,12 +215,16 @@ TRIGGER_VI = {"pass-could-chan": "đã bỏ ăn {f} thành Chắn",
               "pass-could-ca": "đã bỏ ăn {f} thành Cạ",
               "discard": "đã đánh {f}", "eat-ca": "đã ăn một Cạ",
               "decline-u": "đã ù được mà không ù",
-              "decline-opening": "bài chia đã ù mà vẫn đánh ra"}
+              "decline-opening": "bài chia đã ù mà vẫn đánh ra",
+              "eat": "đã ăn {f}", "discard-ca": "đã đánh {f} thành Cạ với một quân đã đánh",
+              "discard-from-chan": "đã đánh {f} từ một Chắn trên tay"}
 TRIGGER_EN = {"pass-could-chan": "let {f} go when they could eat it as a chắn",
               "pass-could-ca": "let {f} go when they could eat it as a cạ",
               "discard": "discarded {f}", "eat-ca": "ate a cạ",
               "decline-u": "could win and did not",
-              "decline-opening": "the dealt hand had won and they discarded"}
+              "decline-opening": "the dealt hand had won and they discarded",
+              "eat": "ate {f}", "discard-ca": "discarded {f}, a cạ with an earlier discard",
+              "discard-from-chan": "discarded {f} out of a chắn in hand"}
 
 
 def new_marks(before: Sequence[Sequence[Mark]], st: State) -> list[tuple[int, Mark]]:
@@ -247,6 +259,9 @@ def _ban_words(kinds: Sequence[str], f: str, faces: Sequence[str]) -> tuple[str,
         en.append(f"eat {f} as a {how_en}")
         vi += [f"{w} {f}" for w in more_vi]
         en += [f"{w} {f}" for w in more_en]
+    if "eat-ca-with" in kinds:
+        vi.append(f"dùng {f} để ăn Cạ")
+        en.append(f"use {f} to eat a cạ")
     if "discard-ca-pair" in kinds:
         vi.append("đánh quân nào ghép thành Cạ với một quân mình đã đánh")
         en.append("discard a card that makes a cạ with one they discarded")
@@ -257,6 +272,8 @@ def _ban_words(kinds: Sequence[str], f: str, faces: Sequence[str]) -> tuple[str,
     if "win" in kinds:
         vi.append("ù nữa trong ván này")
         en.append("win for the rest of this hand")
+    if not vi:  # a kind of ban this narrator has no words for: its machine name
+        vi, en = [f"{k} {f}" for k in kinds], [f"{k} {f}" for k in kinds]
     return _either(vi, "hay"), _either(en, "or")
 
 

@@ -13,8 +13,9 @@ wins, win or draw), is a *divergence*; the actions leading to it are its witness
 * `frequency(rules, alts, hands, seed)` -- full-size random games under `rules` (the
   table's defaults), with a shadow game under each alternative value receiving the same
   actions; counts the hands in which each alternative would have changed the legal
-  actions or the result, and what the first change was (a win allowed or refused, an
-  eat, a chíu, a discard, a deadlock...).  Play is a fixed greedy-random policy: a seat
+  actions, the result or (restriction-mode=penalise) the faults recorded, and what the
+  first change was (a win allowed or refused, an eat, a chíu, a discard, a fault, a
+  deadlock...).  Play is a fixed greedy-random policy: a seat
   that may win does, chíu is taken with probability 0.9, eating with 0.8 (a random
   partner), discards are uniform.  Every game is ``random.Random(seed * 1_000_003 + i)``
   so any hand can be replayed from the printed seed and its number.
@@ -73,11 +74,28 @@ class SearchResult:
     seconds: float
 
 
+def faults(st: State) -> tuple[tuple[int, str, tuple[str, ...]], ...]:
+    """The faults recorded so far (restriction-mode=penalise): (seat, action, rows)."""
+    return tuple((f["seat"], f["action"], tuple(f["rules"])) for f in st.faults)
+
+
+def _fault_result(fs: tuple[tuple[int, str, tuple[str, ...]], ...], k: int) -> Any:
+    """The faults from the `k`-th on, as a result: ``("fault", [[seat, action, rows]])``."""
+    return ("fault", [[seat, act, list(rows)] for seat, act, rows in fs[k:]])
+
+
 def _differ(sa: State, sb: State) -> tuple[frozenset[Action], frozenset[Action], Any, Any] | None:
+    """Legal actions, result, or (under restriction-mode=penalise, where a broken rule
+    refuses nothing) the faults recorded: the first where the two readings differ."""
     la, ra = observe(sa)
     lb, rb = observe(sb)
     if la != lb or ra != rb:
         return la, lb, ra, rb
+    fa, fb = faults(sa), faults(sb)
+    if fa != fb:  # the same act is a fault under one reading only
+        k = next((i for i, (x, y) in enumerate(zip(fa, fb, strict=False)) if x != y),
+                 min(len(fa), len(fb)))
+        return la, lb, _fault_result(fa, k), _fault_result(fb, k)
     return None
 
 
@@ -183,6 +201,8 @@ def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
 def classify(only_a: Sequence[Action], only_b: Sequence[Action], ra: Any, rb: Any) -> str:
     """What kind of change a divergence is."""
     kinds = {a.kind for a in list(only_a) + list(only_b)}
+    if isinstance(ra, tuple) and ra and ra[0] == "fault":
+        return "fault"
     if ra != rb and (ra is not None and rb is not None):
         return "result"
     if kinds & set(WIN):
@@ -273,9 +293,11 @@ def _one_hand(i: int) -> tuple[list[tuple[int, str, bool, bool] | None], str]:
             if sh is None:
                 continue
             ob = observe(sh)
-            if ob != obs:
+            if ob != obs or sh.faults != st.faults:
                 la, ra = obs
                 lb, rb = ob
+                if ob == obs:  # restriction-mode=penalise: a fault under one reading only
+                    ra = ("fault", [])
                 first[j] = (step, classify(tuple(la - lb), tuple(lb - la), ra, rb))
                 parted[j] = (sh, rng.getstate())
                 shadows[j] = None

@@ -10,11 +10,13 @@ counts.  Hands are counted as *face multisets* (how many of each face, at most
   ``min_chan`` chắn (an opening win, no completing card);
 * ``u_wins``: pairs (multiset of ``2 * pairs - 1`` cards, completing face) such that
   taking that face wins by ordinary ù: the face may complete ù, and the pair it finishes
-  may be the final one (not a special cạ).
+  may be the final one (not a special cạ); a face of ``[win] exact_min`` (classic Chắn's
+  Chi Chi) only with exactly ``min_chan`` chắn (the largest count).
 
 `z3_questions(rules)` asks checks/z3win.py for a wait that can never win
 (`dead_wait`) and a winning hand that needs a special cạ (`needs_special_ca`), each a
-witness or a proof that there is none.
+witness or a proof that there is none, or ``not-asked`` with the reason when the table
+has nothing the question is about (no limited completing face, no special cạ).
 """
 
 from __future__ import annotations
@@ -50,12 +52,16 @@ def count_wins(rules: Rules) -> dict[str, Any]:
     eng = engine(rules)
     need = 2 * rules.pairs
     base = rules.copies + 1
+    # a face of [win] exact_min completes ù only a hand of exactly min_chan chắn
+    exact = rules.exact_min if "u" in rules.exact_min_applies else frozenset()
     best: list[Counter[tuple[int, int]]] = []
     final: list[Counter[tuple[int, int]]] = []
+    final_exact: list[Counter[tuple[int, int]]] = []
     for t in eng.classes:
         k = len(t.faces)
         b: Counter[tuple[int, int]] = Counter()
         f: Counter[tuple[int, int]] = Counter()
+        fx: Counter[tuple[int, int]] = Counter()
         for key in range(base ** k):
             v = _digits(key, base, k)
             size = sum(v)
@@ -68,9 +74,10 @@ def count_wins(rules: Rules) -> dict[str, Any]:
                         v[i] and "u" not in rules.never_complete_applies):
                     fc = t.final[i][key]
                     if fc >= 0:
-                        f[(size, fc)] += 1
+                        (fx if face in exact else f)[(size, fc)] += 1
         best.append(b)
         final.append(f)
+        final_exact.append(fx)
     total: Counter[tuple[int, int]] = Counter({(0, 0): 1})
     for b in best:
         total = _convolve(total, b, need)
@@ -81,6 +88,11 @@ def count_wins(rules: Rules) -> dict[str, Any]:
         for i, b in enumerate(best):
             acc = _convolve(acc, final[j] if i == j else b, need)
         u_wins += sum(n for (s, c), n in acc.items() if s == need and c >= rules.min_chan)
+        if final_exact[j]:
+            acc = Counter({(0, 0): 1})
+            for i, b in enumerate(best):
+                acc = _convolve(acc, final_exact[j] if i == j else b, need)
+            u_wins += sum(n for (s, c), n in acc.items() if s == need and c == rules.min_chan)
     all_hands = _count_multisets(len(rules.faces), rules.copies, need)
     return {"players": rules.players, "pairs": rules.pairs, "min_chan": rules.min_chan,
             "complete": complete, "u_wins": u_wins, "all_multisets": all_hands,
@@ -97,7 +109,16 @@ def z3_questions(rules: Rules, timeout_ms: int = 120_000) -> dict[str, Any]:
     from chanspec.checks.oracles import z3win
 
     out: dict[str, Any] = {}
+    never, exact = z3win.wait_faces(rules)
+    special = any(rules.is_special(a, b) for a, b in z3win._ca_pairs(rules))
+    why_not = {"dead_wait": None if never or exact else
+               "no face of this table is limited as a completing card (never_complete, "
+               "exact_min)",
+               "needs_special_ca": None if special else "this table has no special cạ"}
     for name, fn in (("dead_wait", z3win.dead_wait), ("needs_special_ca", z3win.needs_special_ca)):
+        if why_not[name] is not None:  # the question does not arise: nothing to prove
+            out[name] = {"answer": "not-asked", "why": why_not[name]}
+            continue
         try:
             w = fn(rules, timeout_ms=timeout_ms)
         except z3win.Z3Unknown as exc:

@@ -70,7 +70,8 @@ def inputs(rules: Rules) -> tuple[object, ...]:
     pairs = _ca_pairs(rules)
     return (tuple(sorted(rules.faces)), rules.copies, rules.pairs, rules.min_chan,
             tuple(pairs), tuple(p for p in pairs if rules.is_special(*p)),
-            tuple(sorted(rules.never_complete)), tuple(sorted(rules.never_complete_applies)))
+            tuple(sorted(rules.never_complete)), tuple(sorted(rules.never_complete_applies)),
+            tuple(sorted(rules.exact_min)), tuple(sorted(rules.exact_min_applies)))
 
 
 class _Decomp:
@@ -264,19 +265,47 @@ def _hand_from(model: z3.ModelRef, h: dict[int, z3.ArithRef]) -> tuple[int, ...]
     return tuple(out)
 
 
-def dead_wait(rules: Rules, timeout_ms: int = 120000) -> Witness | None:
-    """A concealed hand one card short whose only completing cards may never complete ù.
+def wait_faces(rules: Rules) -> tuple[list[int], list[int]]:
+    """The faces a wait can be dead on: (faces that may never complete ù, faces that
+    complete ù only for a hand of exactly the minimum chắn, ``[win] exact_min``)."""
+    never = ([y for y in sorted(rules.never_complete) if y in rules.faces]
+             if "u" in rules.never_complete_applies else [])
+    exact = ([y for y in sorted(rules.exact_min) if y in rules.faces and y not in never]
+             if "u" in rules.exact_min_applies else [])
+    return never, exact
 
-    The hand (``2 * pairs - 1`` concealed cards) would be complete with some face in
-    ``never_complete`` (pairs, allowed final pair, enough chắn), yet no other face
-    completes it, neither by an ordinary ù nor by chíu-ù: a wait that can never win.
-    Returns such a hand with that face as `candidate`, or None when Z3 proves that no
-    hand of the table is like that.
+
+def _exact_no_win(rules: Rules, pairs: list[tuple[int, int]], h: dict[int, z3.ArithRef],
+                  g: int, tag: str, chiu: bool) -> z3.BoolRef:
+    """Taking `g`, a face of ``exact_min``, does not win (by ù, or by chíu-ù if `chiu`):
+    no split reaches the minimum, or one goes above it (the largest count decides)."""
+    mk = _wins_by_chiu if chiu else _wins_by_u
+    extra = 2 if chiu else 0
+    d, _ = mk(rules, pairs, h, g, f"{tag}a")
+    d2, _ = mk(rules, pairs, h, g, f"{tag}b")
+    rest = _plus(h, g, -3) if chiu else _plus(h, g, 1)
+    base = [h[g] + 1 <= rules.copies] + ([h[g] >= 3] if chiu else [])
+    final = [] if chiu else [d.final_with(g, allow_special=False)]
+    final2 = [] if chiu else [d2.final_with(g, allow_special=False)]
+    reach = z3.And(*base, *d.uses(rest), *final, d.total_chan() + extra >= rules.min_chan)
+    above = z3.And(*base, *d2.uses(rest), *final2, d2.total_chan() + extra > rules.min_chan)
+    return z3.Or(z3.ForAll(d.variables(), z3.Not(reach)), above)
+
+
+def dead_wait(rules: Rules, timeout_ms: int = 120000) -> Witness | None:
+    """A concealed hand one card short whose only completing cards may never complete it.
+
+    The hand (``2 * pairs - 1`` concealed cards) would be complete with some face y that
+    may never complete ù (``never_complete``: pairs, allowed final pair, enough chắn), or
+    with a face that completes only a hand of exactly the minimum chắn (``exact_min``,
+    classic Chắn's Chi Chi) in a split with more than the minimum (so that ù is refused);
+    yet no other face completes it, neither by an ordinary ù nor by chíu-ù (nor y itself
+    by chíu-ù): a wait that can never win.  Returns such a hand with y as `candidate`, or
+    None when Z3 proves that no hand of the table is like that.
     """
     pairs = _ca_pairs(rules)
-    if "u" not in rules.never_complete_applies:
-        return None
-    waits = [y for y in sorted(rules.never_complete) if y in rules.faces]
+    never, exact = wait_faces(rules)
+    waits = never + exact
     if not waits:
         return None
     h, cons = _hand_vars(rules, 2 * rules.pairs - 1)
@@ -286,14 +315,20 @@ def dead_wait(rules: Rules, timeout_ms: int = 120000) -> Witness | None:
     y_is = {y: z3.Bool(f"wait_{y}") for y in waits}
     options = []
     for y in waits:
-        _, body = _wins_by_u(rules, pairs, h, y, f"w{y}")
+        if y in exact:  # complete with y, but above the minimum: ù refused
+            d = _Decomp(rules, f"w{y}", pairs)
+            body = z3.And(*d.uses(_plus(h, y, 1)), d.final_with(y, allow_special=False),
+                          d.total_chan() > rules.min_chan)
+        else:
+            _, body = _wins_by_u(rules, pairs, h, y, f"w{y}")
         options.append(z3.And(y_is[y], h[y] + 1 <= rules.copies, body))
     s.add(z3.Or(options))
     # Pairs never cross a class of the cạ graph.  If the hand plus y is complete, every
     # class but y's holds an even number of cards and y's class an odd one; a face g of
     # another class leaves y's class odd (adding g, or removing three g for a chíu), so
     # only the faces of y's class can complete the hand too.  Those are checked for all
-    # of their decompositions.
+    # of their decompositions (a face of exact_min: none reaches the minimum, or one
+    # goes above it).
     comp = _classes(rules)
     for g in sorted(rules.faces):
         if g in rules.never_complete:
@@ -301,12 +336,18 @@ def dead_wait(rules: Rules, timeout_ms: int = 120000) -> Witness | None:
         near = [y_is[y] for y in waits if comp[y] == comp[g]]
         if not near:
             continue
-        d, body = _wins_by_u(rules, pairs, h, g, f"u{g}")
-        s.add(z3.Implies(z3.Or(near), z3.ForAll(
-            d.variables(), z3.Not(z3.And(h[g] + 1 <= rules.copies, body)))))
-        d2, body2 = _wins_by_chiu(rules, pairs, h, g, f"c{g}")
-        s.add(z3.Implies(z3.Or(near), z3.ForAll(
-            d2.variables(), z3.Not(z3.And(h[g] + 1 <= rules.copies, body2)))))
+        if g in rules.exact_min and "u" in rules.exact_min_applies:
+            s.add(z3.Implies(z3.Or(near), _exact_no_win(rules, pairs, h, g, f"u{g}", False)))
+        else:
+            d, body = _wins_by_u(rules, pairs, h, g, f"u{g}")
+            s.add(z3.Implies(z3.Or(near), z3.ForAll(
+                d.variables(), z3.Not(z3.And(h[g] + 1 <= rules.copies, body)))))
+        if g in rules.exact_min and "chiu-u" in rules.exact_min_applies:
+            s.add(z3.Implies(z3.Or(near), _exact_no_win(rules, pairs, h, g, f"c{g}", True)))
+        else:
+            d2, body2 = _wins_by_chiu(rules, pairs, h, g, f"c{g}")
+            s.add(z3.Implies(z3.Or(near), z3.ForAll(
+                d2.variables(), z3.Not(z3.And(h[g] + 1 <= rules.copies, body2)))))
     m = _solve(s)
     if m is None:
         return None
@@ -315,6 +356,9 @@ def dead_wait(rules: Rules, timeout_ms: int = 120000) -> Witness | None:
     oracle = Z3Win(rules)
     y = next(y for y in waits if z3.is_true(m.eval(y_is[y], model_completion=True))
              and _completes(oracle, hand, y))
+    if y in exact:
+        return Witness(hand, y, "completes only with a face that completes only a hand of "
+                                "exactly the minimum chắn, here above it")
     return Witness(hand, y, "completes only with a face that may never complete ù")
 
 
