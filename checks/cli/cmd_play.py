@@ -99,6 +99,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _replay_args(args: argparse.Namespace, rules: Any) -> str:
     parts = [f"--players {rules.players}", f"--seed {args.seed}"]
+    if args.ruleset != "family":
+        parts.insert(0, f"--ruleset {args.ruleset}")
     if args.opener:
         parts.append(f"--opener {args.opener}")
     if args.policy != "eager":

@@ -28,12 +28,12 @@ SOURCE_EN = {"draw": "drawn card", "discard": "discard", "return": "returned car
 BAN_VI = {"eat-chan": "ăn {f} thành Chắn", "eat-ca": "ăn {f} thành Cạ", "chiu": "Chíu {f}",
           "discard": "đánh {f}", "discard-ca-pair": "đánh quân thành Cạ với quân mình đã đánh",
           "discard-ca-eaten": "đánh {f} khi đã đánh quân kia của Cạ đã ăn",
-          "win": "ù trong phần còn lại của ván"}
+          "win": "ù trong phần còn lại của ván", "eat-ca-with": "dùng {f} để ăn Cạ"}
 BAN_EN = {"eat-chan": "eat {f} as a chắn", "eat-ca": "eat {f} as a cạ", "chiu": "take {f} by chíu",
           "discard": "discard {f}",
           "discard-ca-pair": "discard a card that makes a cạ with one they discarded",
           "discard-ca-eaten": "discard {f} once the other card of the cạ they ate is discarded",
-          "win": "win for the rest of the hand"}
+          "win": "win for the rest of the hand", "eat-ca-with": "eat a cạ with {f}"}
 # Claims and moves whose allowing rules are worth showing every time.
 NOTABLE = ("u", "chiu-u", "chiu", "eat", "reclaim", "return", "timeout")
 
@@ -138,6 +138,15 @@ def event_words(e: dict[str, Any], rules: Rules) -> tuple[str, str, list[str]] |
             f"{a.kind}s {cards.name(a.card) if a.card is not None else ''}"
         return (f"Coi như {seat_vi(e['seat'])} {what.strip()}",
                 f"Taken as: {seat_en(e['seat'])} {what_en.strip()}", [rid("turn.timeout_rule")])
+    if t == "fault":  # restriction-mode=penalise: the act was made and is a fault
+        rows = [str(r) for r in e.get("rules", [])]
+        names_vi = ", ".join(rules.table.rows[r].title_vi or r if r in rules.table.rows else r
+                             for r in rows)
+        names_en = ", ".join(rules.table.rows[r].title_en or r if r in rules.table.rows else r
+                             for r in rows)
+        return (f"{seat_vi(e['seat']).capitalize()} phạm luật đánh bài: {names_vi}",
+                f"{seat_en(e['seat']).capitalize()} breaks a rule of play: {names_en}",
+                rows + [rid("turn.restriction_mode_rule")])
     return None
 
 
