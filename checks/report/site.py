@@ -169,6 +169,9 @@ def _win_signature(rules: table_mod.Rules) -> tuple[Any, ...]:
         rules.never_complete,
         rules.never_complete_applies,
         rules.faces,
+        rules.exact_min,
+        rules.exact_min_applies,
+        rules.opening_min_chan,
     )
 
 
@@ -207,12 +210,18 @@ def ruleset_json(rules: table_mod.Rules, options: Mapping[str, str]) -> dict[str
         "components": [list(c) for c in rules.components],
         "never_complete": sorted(rules.never_complete),
         "never_complete_applies": sorted(rules.never_complete_applies),
+        # faces that complete only exactly min_chan chắn, for these kinds ([win] exact_min)
+        "exact_min": sorted(rules.exact_min),
+        "exact_min_applies": sorted(rules.exact_min_applies),
+        "opening_min_chan": rules.opening_min_chan,
         "rule_ids": {
             "shape": r["win.rule"],
             "counts": r["win.counts_rule"],
-            "never": r["win.never_complete_rule"],
-            "final": r["win.special_ca_final_rule"],
+            "never": r.get("win.never_complete_rule", ""),
+            "final": r.get("win.special_ca_final_rule", ""),
             "chiu": r["turn.chiu_counts_rule"],
+            "exact": r.get("win.exact_min_rule", ""),
+            "opening": r.get("win.opening_rule", ""),
         },
     }
 

@@ -70,6 +70,9 @@
       case "final":
         return bi("Bài không chia hết thành đôi với đôi cuối hợp lệ: Cạ đặc biệt không được làm đôi cuối.",
                   "No split with an allowed final pair: a special cạ may not be the last pair.");
+      case "exact":
+        return bi(c + " Chắn: " + faces[v.face].name + " chỉ được ù bài có đúng " + v.min + " Chắn.",
+                  c + " chắn: " + faces[v.face].name + " completes only a hand of exactly " + v.min + " chắn.");
       case "min":
         return bi("Chỉ có " + c + " Chắn; cần ít nhất " + v.min + "." +
                   (v.finalBlocked ? " Muốn nhiều hơn phải dùng Cạ đặc biệt làm đôi cuối." : ""),

@@ -204,6 +204,8 @@
   };
 
   function verdict(win, chan, groups, rules, why, extra) {
+    // one row may play two roles (classic: chíu-counts-two is also counts_rule): once each
+    rules = rules.filter(function (x, i) { return rules.indexOf(x) === i; });
     var v = { win: win, chan: chan, groups: groups, rules: rules, why: why };
     for (var k in extra || {}) v[k] = extra[k];
     return v;
@@ -283,12 +285,25 @@
       return verdict(false, null, null, finalBlocked ? [r.shape, r.final] : [r.shape],
                      finalBlocked ? "final" : "shape", {});
     }
-    if (chan < this.rs.min_chan) {
+    // a win on the dealt hand may need fewer chắn ([win] opening_min_chan); a face of
+    // [win] exact_min completes only a hand of exactly min_chan chắn (model/win.py)
+    var need = kind === "opening" && this.rs.opening_min_chan !== undefined ?
+      this.rs.opening_min_chan : this.rs.min_chan;
+    var exact = candidate !== null && (this.rs.exact_min || []).indexOf(candidate) >= 0 &&
+      (this.rs.exact_min_applies || []).indexOf(kind) >= 0;
+    if (exact && chan > this.rs.min_chan) {
+      return verdict(false, chan, groups, [r.shape, r.counts, r.exact], "exact",
+                     { face: candidate, min: this.rs.min_chan });
+    }
+    if (chan < need) {
       var why = [r.shape, r.counts];
       if (finalBlocked) why.push(r.final);
+      if (kind === "opening" && r.opening) why.push(r.opening);
       return verdict(false, chan, groups, why, "min",
-                     { min: this.rs.min_chan, finalBlocked: finalBlocked });
+                     { min: need, finalBlocked: finalBlocked });
     }
+    if (exact) rulesUsed = rulesUsed.concat([r.exact]);
+    if (kind === "opening" && r.opening) rulesUsed = rulesUsed.concat([r.opening]);
     return verdict(true, chan, groups, rulesUsed, "ok", { finalBlocked: finalBlocked });
   };
 
