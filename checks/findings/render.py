@@ -458,8 +458,10 @@ def extra_sections(doc: Mapping[str, Any], table: Table, lang: str = "vi") -> li
         out += ["", f"| {lbl(lang, 'người', 'players')} | {lbl(lang, 'cách hiểu', 'reading')} "
                 f"| {lbl(lang, 'bài ù ngay', 'complete')} | "
                 f"{lbl(lang, 'cặp chờ ù', 'waiting pairs')} |", "|---|---|---:|---:|"]
-        for players, counts in hands.items():
-            for label, c in counts.items():
+        # the defaults first, then the readings by name: the same order whether the
+        # counts come from memory or from the saved JSON (whose keys are sorted)
+        for players, counts in sorted(hands.items(), key=lambda kv: int(kv[0])):
+            for label, c in sorted(counts.items(), key=lambda kv: (kv[0] != "defaults", kv[0])):
                 out.append(f"| {players} | {_option_words(table, label, lang)} | "
                            f"{number(c['complete'], lang)} | {number(c['u_wins'], lang)} |")
         ids = "; ".join(dict.fromkeys(label for counts in hands.values() for label in counts
