@@ -153,6 +153,11 @@ def _tables(
     return best, final
 
 
+# (largest chắn per count vector, the same with face i in a pair that may be final) for
+# one class of `k` faces: what the questions over all hands (checks/oracles) build on
+class_tables = _tables
+
+
 class WinEngine:
     """Decides ù for one resolved rule set."""
 

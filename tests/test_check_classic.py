@@ -14,7 +14,7 @@ from chanspec.checks.explore import scale
 from chanspec.checks.explore import search as explore
 from chanspec.checks.findings import compute as findings
 from chanspec.checks.findings import questions
-from chanspec.checks.oracles import hands, z3win
+from chanspec.checks.oracles import class_search, hands, z3win
 from chanspec.model import cards, table
 from chanspec.model.game import State
 
@@ -147,7 +147,7 @@ def test_classic_hand_counts_match_the_engine_on_a_small_deck() -> None:
 def test_z3_finds_a_chi_chi_wait_that_can_never_win() -> None:
     for value, dead in (("exactly-six", True), ("bach-thu-chi", True), ("chi-rong", False)):
         r = scale.scaled_rules(CLASSIC, scale.CLASSIC_SCALES["c-duo"], {"chi-completes": value})
-        ans = hands.z3_questions(r, timeout_ms=60_000)
+        ans = hands.z3_questions(r)
         assert ans["needs_special_ca"]["answer"] == "not-asked"
         if not dead:
             assert ans["dead_wait"]["answer"] == "not-asked"
@@ -213,9 +213,12 @@ def _dead_by_enumeration(r: table.Rules) -> bool:
 @pytest.mark.parametrize("value", ["exactly-six", "bach-thu-chi"])
 @pytest.mark.parametrize("name", ["c-chiu3", "c-duo"])
 def test_dead_chi_wait_agrees_with_enumeration(name: str, value: str) -> None:
-    """Z3's answer (a witness, or a proof of none) matches enumerating every hand."""
+    """Z3's answer and the search's (a witness, or a proof of none) match enumerating
+    every hand."""
     r = scale.scaled_rules(CLASSIC, scale.CLASSIC_SCALES[name], {"chi-completes": value})
-    assert (z3win.dead_wait(r, timeout_ms=60_000) is not None) == _dead_by_enumeration(r)
+    dead = _dead_by_enumeration(r)
+    assert (z3win.dead_wait(r, timeout_ms=60_000) is not None) == dead
+    assert (class_search.dead_wait(r) is not None) == dead
 
 
 def test_a_fault_under_one_reading_only_is_a_divergence() -> None:

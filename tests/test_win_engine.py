@@ -6,8 +6,9 @@ import itertools
 import random
 
 import pytest
+from chanspec.checks.oracles import class_search
 from chanspec.checks.oracles.brute import Brute, reduced_rules
-from chanspec.checks.oracles.z3win import dead_wait, needs_special_ca
+from chanspec.checks.oracles.z3win import dead_wait
 from chanspec.model import cards, table, win
 from chanspec.model.table import Rules
 from hypothesis import HealthCheck, given, settings
@@ -224,10 +225,10 @@ def _is_dead_wait(rules: Rules, hand: list[int], y: int) -> bool:
 
 
 def test_dead_wait_witness_for_the_family() -> None:
-    """Z3 finds a hand whose only completing card is a yêu face (§4 bullet 2 makes that
-    wait hopeless); brute force confirms every face of the deck."""
+    """The search finds a hand whose only completing card is a yêu face (§4 bullet 2
+    makes that wait hopeless); brute force confirms every face of the deck."""
     rules = table.rules("family", 5, {})
-    w = dead_wait(rules)
+    w = class_search.dead_wait(rules)
     assert w is not None and w.candidate in rules.never_complete
     assert len(w.hand) == 2 * rules.pairs - 1
     assert _is_dead_wait(rules, list(w.hand), w.candidate)
@@ -235,16 +236,23 @@ def test_dead_wait_witness_for_the_family() -> None:
 
 
 def test_needs_special_ca_witness_for_the_family() -> None:
-    """Z3 finds a winning hand that cannot win without a special cạ; brute force with
-    the special cạ taken out of the pairing graph confirms it does not win then."""
+    """The search finds a winning hand that cannot win without a special cạ; brute
+    force with the special cạ taken out of the pairing graph confirms it does not win
+    then."""
     rules = table.rules("family", 4, {})
-    w = needs_special_ca(rules)
+    w = class_search.needs_special_ca(rules)
     assert w is not None and w.candidate is not None
     assert win.engine(rules).judge(w.hand, [], w.candidate, "u").win
+    assert Brute(rules).judge(w.hand, [], w.candidate, "u").win
+    assert not _plain_brute(rules).judge(w.hand, [], w.candidate, "u").win
+
+
+def _plain_brute(rules: Rules) -> Brute:
+    """The brute-force oracle with every special cạ taken out of the pairing graph."""
     plain = Brute(rules)
     plain.partners = {a: tuple(p for p in ps if not rules.is_special(a, p))
                       for a, ps in plain.partners.items()}
-    assert not plain.judge(w.hand, [], w.candidate, "u").win
+    return plain
 
 
 def _exhaustive_dead_wait(rules: Rules) -> bool:

@@ -600,18 +600,11 @@ def z3_settings(table: Table, players: int) -> list[str]:
 
 
 def z3_all(table: Table, players: int) -> dict[str, Any]:
-    """The Z3 questions under every setting of `z3_settings`.  Run in a fresh interpreter
-    (see `compute`): Z3's answers (which witness hand it finds) depend on what the
-    process asked it before, and the findings must not."""
+    """The questions over all hands under every setting of `z3_settings`.  Run in a
+    process of its own (see `compute`), beside the findings."""
     return {o: hands_mod.z3_questions(table.resolve(players, dict([o.split("=", 1)])
-                                                     if o else None), timeout_ms=Z3_TIMEOUT_MS)
+                                                     if o else None))
             for o in z3_settings(table, players)}
-
-
-# Z3's limit per question: far above what the questions take on a quiet machine (a minute
-# or two), so that a loaded machine never turns an answer into "unknown" and the saved
-# findings do not depend on the load.
-Z3_TIMEOUT_MS = 900_000
 
 
 def load(path: Path | None = None) -> dict[str, Any] | None:

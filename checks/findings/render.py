@@ -470,10 +470,14 @@ def extra_sections(doc: Mapping[str, Any], table: Table, lang: str = "vi") -> li
     z = doc.get("z3") or {}
     if z:
         out += ["", f"## {lbl(lang, 'Câu hỏi trên mọi bài', 'Questions over all hands')}", "",
-                questions.text(lang, "Máy giải ràng buộc đã xét mọi bài có thể có, không chỉ "
-                                     "các ván chơi thử.",
-                               "A constraint solver considered every possible hand, not only "
-                               "the trial hands.", " "), ""]
+                questions.text(lang, "Đã xét mọi bài có thể có, không chỉ các ván chơi thử "
+                                     "(tìm vét cạn theo từng nhóm quân có thể bắt cạ với "
+                                     "nhau); mỗi bài nêu ra đã được máy giải ràng buộc "
+                                     "kiểm lại.",
+                               "Every possible hand was considered, not only the trial hands "
+                               "(an exhaustive search, group by group of the cards that can "
+                               "make cạ together); a constraint solver checked each hand "
+                               "shown.", " "), ""]
         names = {"dead_wait": ("bài chờ chỉ bằng quân không bao giờ được ù",
                                "a wait only on cards that may never complete ù"),
                  "needs_special_ca": ("bài ù bắt buộc phải có Cạ đặc biệt",
@@ -497,7 +501,9 @@ def extra_sections(doc: Mapping[str, Any], table: Table, lang: str = "vi") -> li
                                f"({ans.get('why', '')})")
                 else:
                     out.append(f"- {label} — {what}: {lbl(lang, 'chưa rõ', 'unknown')}")
-        out += ["", _footnote([("solver", "Z3"), ("readings", "; ".join(o for o in z if o)),
+        out += ["", _footnote([("method", "exhaustive search per class of the cạ graph "
+                                          "(checks/oracles/class_search.py); witnesses "
+                                          "confirmed by Z3"), ("readings", "; ".join(o for o in z if o)),
                                ("unknown", "; ".join(f"{o or 'defaults'} {n}: {a.get('why')}"
                                                      for o, qs in z.items()
                                                      for n, a in qs.items()
