@@ -216,6 +216,8 @@ class _Plan:
         self.end_when_empty = mv("turn.exhausted_rule") == "noc-empty"
         # only a pass declines a win (not an eat or chíu instead)
         self.decline_pass_only = mv("turn.decline_rule") == "pass-only"
+        # letting a win on a card from the nọc go is recorded as a fault (bỏ ù)
+        self.decline_fault = mv("turn.decline_fault_rule") == "fault"
         # letting one's own drawn card go creates the bans of letting a card go
         self.own_draw_bans = mv("turn.own_draw_pass_rule") == "counts"
         # giving a card back after an out-of-turn chíu is not a discard
@@ -1091,9 +1093,12 @@ class State:
             return
         why, _, _ = twin._reasons(a, False)
         rows = [r for r in dict.fromkeys(why) if r in self._plan.fault_rows] or list(why)
-        fault = {"seat": a.seat, "action": a.code(), "rules": rows}
-        self.faults.append(fault)
-        self._event({"type": "fault", "seat": a.seat, "rules": rows})
+        self._fault(a.seat, a.code(), rows)
+
+    def _fault(self, seat: int, action: str, rows: list[str]) -> None:
+        """Record a fault of `seat` (what it did, the rows that make it one)."""
+        self.faults.append({"seat": seat, "action": action, "rules": rows})
+        self._event({"type": "fault", "seat": seat, "rules": rows})
 
     def _mark(self, seat: int, rule: str, ban: str, face: int | None, via: str = "") -> None:
         self.marks[seat].append(Mark(rule, ban, face, len(self.history) - 1, via))
@@ -1237,6 +1242,7 @@ class State:
             return
         x = w.card
         # declining: anyone who could win on this card and did not claim it
+        declined = []
         for s, opts in w.options.items():
             resp = w.responses.get(s)
             if resp is not None and resp.kind in ("u", "chiu-u"):
@@ -1245,7 +1251,15 @@ class State:
                 continue  # decline-by-claim=pass-only: eating or chíu instead keeps the right
             if any(a.kind in ("u", "chiu-u") for a in opts):
                 self._trigger(s, "decline-u", None)
+                declined.append(s)
         best = self.claim_winner(w.responses)
+        if (declined and self._plan.decline_fault and w.source == "draw"
+                and (best is None or best.kind not in ("u", "chiu-u"))):
+            # bỏ ù: a win on a card from the nọc let go, the hand going on
+            for s in declined:
+                resp = w.responses.get(s)
+                self._fault(s, (resp or Action("pass", s)).code(),
+                            [self.rules.rid("turn.decline_fault_rule")])
         # passing a card one could eat creates bans (for the seat whose turn it was)
         t = w.turn
         resp = w.responses.get(t)

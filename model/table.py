@@ -91,12 +91,15 @@ MACHINE_VALUES: dict[str, tuple[str, ...]] = {
     "eating.no_split_scope_rule": ("always", "after-eating-ca"),
     "eating.ca_over_chan_rule": ("no-ban", "counts-as-pass"),
     "turn.restriction_mode_rule": ("forbid", "penalise"),
+    # letting a win on a card turned up from the nọc go is a fault of its own (bỏ ù)
+    "turn.decline_fault_rule": ("free", "fault"),
     # the reading of laid groups when a win is judged (model/win.py, `Rules.laid_pooled`)
     "win.laid_rule": ("as-laid", "pooled"),
 }
 # What the machine reads for a role the table leaves out (only the optional roles).
 MACHINE_DEFAULTS = {"eating.split_chan_rule": "allowed", "eating.no_split_scope_rule": "always",
-                    "turn.restriction_mode_rule": "forbid", "win.laid_rule": "as-laid"}
+                    "turn.restriction_mode_rule": "forbid", "win.laid_rule": "as-laid",
+                    "turn.decline_fault_rule": "free"}
 # Where a row's words are in the family's text: "<seed file> §<part> ¶<n>|•<n> s<m>[-<k>]",
 # several places separated by "; " (paragraph or bullet n of part, sentence m of it).
 # A text without numbered parts is placed by heading: "[<heading>] ¶<n>|•<n>|#<n> s<m>[-<k>]"
@@ -1481,7 +1484,7 @@ def _validate_turn(ck: _Checker, data: Mapping[str, Any], rows: dict[str, Row],
 # likewise (`MACHINE_DEFAULTS` says what the machine reads for an absent one).
 OPTIONAL_EATING_FIELDS = ["no_split_rule", "odd_group_exception_rule", "split_chan_rule",
                           "no_split_scope_rule", "odd_group"]
-OPTIONAL_TURN_FIELDS = ["chiu_yeu_rule", "restriction_mode_rule"]
+OPTIONAL_TURN_FIELDS = ["chiu_yeu_rule", "restriction_mode_rule", "decline_fault_rule"]
 TURN_FIELDS = ["direction_rule", "opener_rule", "opening_win_rule", "next_opener_rule",
                "draw_rule", "react_rule", "drawn_offer_rule", "discard_rule", "chiu_rule",
                "chiu_yeu_rule", "chiu_optional_rule", "chiu_counts_rule", "chiu_return_rule",

@@ -127,6 +127,41 @@ def test_eating_as_a_ca_while_holding_the_face_is_rule_1() -> None:
     _both_modes(s, as_ca, "loi-1-an-treo-tranh")
 
 
+@pytest.mark.parametrize("value,faulted", [("fault", True), ("free", False)])
+def test_letting_a_win_from_the_noc_go_is_bo_u(value: str, faulted: bool) -> None:
+    """000 [Luật đánh bài] #4 and [Cước] #2: letting a winning card from the nọc go is
+    the fault bỏ ù (row bo-u, reading fault); 001 is silent (reading free).  Seat 1
+    holds six chắn, three cạ and a Tam Văn, waiting on Tam Văn, the first nọc card."""
+    rules = _rules(bo_u=value)
+    hand = ["2v", "2v", "3v", "3v", "4v", "4v", "5v", "5v", "6v", "6v", "7v", "7v",
+            "8v", "8n", "9v", "9n", "2n", "2s", "3n"]
+    s = State(rules, _deal(rules, [["chi"], hand], ["3n"]))
+    s.apply(Action("discard", 0, cards.parse("chi")))
+    win = Action("u", 1)
+    _pass_until(s, win)
+    assert s.window is not None and s.window.source == "draw"
+    for seat in s.pending():
+        s.apply(Action("pass", seat))
+    got = [f for f in s.faults if "bo-u" in f["rules"]]
+    assert got == ([{"seat": 1, "action": "1:pass", "rules": ["bo-u"]}] if faulted else [])
+    assert any(e["type"] == "fault" and e["rules"] == ["bo-u"] for e in s.events) == faulted
+    assert not s.is_terminal()  # the hand goes on
+
+
+def test_a_win_taken_from_the_noc_is_no_fault() -> None:
+    rules = _rules(bo_u="fault")
+    hand = ["2v", "2v", "3v", "3v", "4v", "4v", "5v", "5v", "6v", "6v", "7v", "7v",
+            "8v", "8n", "9v", "9n", "2n", "2s", "3n"]
+    s = State(rules, _deal(rules, [["chi"], hand], ["3n"]))
+    s.apply(Action("discard", 0, cards.parse("chi")))
+    win = Action("u", 1)
+    _pass_until(s, win)
+    s.apply(win)
+    for seat in s.pending():
+        s.apply(Action("pass", seat))
+    assert s.is_terminal() and not [f for f in s.faults if "bo-u" in f["rules"]]
+
+
 def test_a_rule_scoped_by_rank_reaches_every_suit() -> None:
     """000 [Luật đánh bài] #11 (xé cạ ăn cạ): after discarding a card, no cạ of its rank
     may be eaten, whatever the suits: discard Tứ Vạn, then eat Tứ Sách with Tứ Văn."""
@@ -149,10 +184,10 @@ def test_random_classic_hands_keep_the_deck_and_end(seed: int, players: int, mod
     assert s.is_terminal() or s.is_stuck(), seed
     assert all(c in (0, 4) for c in s.census()), seed
     assert sum(1 for c in s.census() if c) == 25  # classic's 25 faces, four of each
-    if mode == "forbid":
-        assert not s.faults
+    if mode == "forbid":  # only bỏ ù (row bo-u) is a fault outside the rules of play
+        assert all(f["rules"] == ["bo-u"] for f in s.faults), seed
     for f in s.faults:
-        assert set(f["rules"]) <= RESTRICTION_ROWS | {"stuck-discard"}, f
+        assert set(f["rules"]) <= RESTRICTION_ROWS | {"stuck-discard", "bo-u"}, f
     if s.is_terminal():
         assert s.result is not None
         assert s.result.get("faults", []) == s.faults
