@@ -117,8 +117,7 @@ def test_every_pair_of_hand_cuoc_is_decided() -> None:
 @pytest.mark.parametrize("i", range(15))
 def test_each_witness_holds_both_and_each_refutation_is_confirmed(i: int) -> None:
     pairs = _pairs()
-    if i >= len(pairs):
-        pytest.skip("fewer pairs")
+    assert len(pairs) == 15  # the six cước of the final hand alone, two by two
     p = pairs[i]
     rules = _rules()
     entries = {c["rule"]: c for c in cc.hand_entries(rules)}
@@ -130,9 +129,10 @@ def test_each_witness_holds_both_and_each_refutation_is_confirmed(i: int) -> Non
         assert {p.a, p.b} <= held
     else:
         a, b = entries[p.a], entries[p.b]
-        if "chan" in _words(a["all"]) | _words(b["all"]) | {"quads", "pairs"} & (
-                _words(a["all"]) | _words(b["all"])):
-            pytest.skip("the relaxed search does not model chắn or quads")
+        # every refuted pair today is stated by counts and red cards only, which the
+        # relaxed search models; one about chắn or quads would need a new confirmation
+        assert not (_words(a["all"]) | _words(b["all"])) & {"chan", "quads", "pairs"}, (
+            p.a, p.b)
         assert not _relaxed_exists(rules, a, b), (p.a, p.b)
 
 
