@@ -1093,7 +1093,9 @@ class State:
             return
         why, _, _ = twin._reasons(a, False)
         rows = [r for r in dict.fromkeys(why) if r in self._plan.fault_rows] or list(why)
-        self._fault(a.seat, a.code(), rows)
+        # the act stands and is recorded because the mode row says penalise
+        mode = self.rules.rule_ids.get("turn.restriction_mode_rule")
+        self._fault(a.seat, a.code(), rows + [mode] if mode and mode not in rows else rows)
 
     def _fault(self, seat: int, action: str, rows: list[str]) -> None:
         """Record a fault of `seat` (what it did, the rows that make it one)."""

@@ -187,7 +187,9 @@ def test_random_classic_hands_keep_the_deck_and_end(seed: int, players: int, mod
     if mode == "forbid":  # only bỏ ù (row bo-u) is a fault outside the rules of play
         assert all(f["rules"] == ["bo-u"] for f in s.faults), seed
     for f in s.faults:
-        assert set(f["rules"]) <= RESTRICTION_ROWS | {"stuck-discard", "bo-u"}, f
+        assert set(f["rules"]) <= RESTRICTION_ROWS | {"stuck-discard", "bo-u",
+                                                      "restriction-mode"}, f
+        assert ("restriction-mode" in f["rules"]) == (f["rules"] != ["bo-u"]), f
     if s.is_terminal():
         assert s.result is not None
         assert s.result.get("faults", []) == s.faults

@@ -45,7 +45,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -376,28 +376,46 @@ def _targets(table: table_mod.Table) -> list[str]:
 
 def machine_rows(table: table_mod.Table, values_matter: bool = False) -> set[str]:
     """The rows the table's play sections cite (everything but the rows themselves and
-    the scoring sections).  With `values_matter`, only rows whose value can change what
-    the machine does: not a row cited by a role that states its one value
-    (``{ rule = ..., value = ... }``), nor one whose readings all mean the same value."""
+    the scoring sections).  With `values_matter`, only option rows whose value can change
+    what the machine does: some value resolves the table differently (for some player
+    count), or a play section names the row in a field the machine reads the option of
+    (a key ending in ``option``).  Not, say, a row cited only to explain a priority, or
+    by a role that states its one value (``{ rule = ..., value = ... }``)."""
     found: set[str] = set()
+    read: set[str] = set()
 
-    def walk(x: Any) -> None:
+    def walk(x: Any, key: str = "") -> None:
         if isinstance(x, str) and x in table.rows:
             found.add(x)
+            if key.endswith("option"):
+                read.add(x)
         elif isinstance(x, dict):
-            if values_matter and set(x) == {"rule", "value"}:
-                return
-            if (values_matter and set(x) == {"rule", "by_value"}
-                    and len(set(map(str, x["by_value"].values()))) < 2):
-                return
-            for v in x.values():
-                walk(v)
+            for k, v in x.items():
+                walk(v, k)
         elif isinstance(x, list):
             for v in x:
-                walk(v)
+                walk(v, key)
 
     walk({k: v for k, v in table.data.items() if k not in ("rule", "cuoc", "scoring")})
-    return found
+    if not values_matter:
+        return found
+    options = dict(table.option_space())
+    return {r for r in found if r in options and (r in read or _resolves_apart(table, r))}
+
+
+def _resolves_apart(table: table_mod.Table, row: str) -> bool:
+    """Some value of the option row resolves the table to other rules than its default
+    does (the options themselves left out), for some player count."""
+    def sig(rules: table_mod.Rules) -> str:
+        return repr([(f.name, getattr(rules, f.name)) for f in fields(rules)
+                     if f.name not in ("options", "table")])
+
+    for players in sorted(table.variants):
+        base = sig(table.resolve(players))
+        if any(sig(table.resolve(players, {row: v})) != base
+               for v in dict(table.option_space())[row]):
+            return True
+    return False
 
 
 @dataclass

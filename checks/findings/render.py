@@ -503,7 +503,8 @@ def extra_sections(doc: Mapping[str, Any], table: Table, lang: str = "vi") -> li
                     out.append(f"- {label} — {what}: {lbl(lang, 'chưa rõ', 'unknown')}")
         out += ["", _footnote([("method", "exhaustive search per class of the cạ graph "
                                           "(checks/oracles/class_search.py); witnesses "
-                                          "confirmed by Z3"), ("readings", "; ".join(o for o in z if o)),
+                                          "confirmed by Z3"),
+                               ("readings", "; ".join(o for o in z if o)),
                                ("unknown", "; ".join(f"{o or 'defaults'} {n}: {a.get('why')}"
                                                      for o, qs in z.items()
                                                      for n, a in qs.items()
