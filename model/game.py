@@ -8,7 +8,9 @@ table (`explain()`), and every legal action names the rules that allow it.
 
 How a hand flows (each step cites the table's rows; the ids are in spec/family.toml):
 
-* deal (chance): the opener gets one card more; the rest is the nọc, in order.
+* deal (chance): the opener gets one card more; the rest is the nọc, in order.  Under a
+  table with the dealing ritual ([cai], model/cai.py) chance also turns up the cái card,
+  whose count from the seat that drew it names the opener (the start event cites why).
 * opening: the opener wins at once if the dealt hand is complete, or discards.
 * a *window* opens whenever a card appears at a gate: drawn from the nọc (``draw``),
   discarded (``discard``) or given back after an out-of-turn chíu (``return``).  Every
@@ -33,7 +35,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from . import cards
+from . import cai, cards
 from .table import SCOPED_BANS, Rules
 from .win import Group, WinEngine, engine
 
@@ -99,30 +101,63 @@ class Action:
 
 @dataclass(frozen=True)
 class Deal:
+    """The chance step: every seat's hand, the nọc in order, and the opener.
+
+    Under a table with the dealing ritual (``[cai]``, model/cai.py) a random deal also
+    carries the cái card, turned face up for all to see, and the seat that drew it
+    (`drawer`); the opener is the seat its count names.  A deal without them is taken
+    as given (a position set up by hand); their keys are left out of `as_json` then, so
+    the deals of a table without the ritual read and write exactly as before."""
+
     hands: tuple[tuple[int, ...], ...]
     noc: tuple[int, ...]  # drawn from the front
     opener: int = 0
+    cai: int | None = None  # the cái card, public
+    drawer: int | None = None  # the seat that drew the cái card
 
     def as_json(self) -> dict[str, Any]:
-        return {
+        d: dict[str, Any] = {
             "hands": [cards.codes(h) for h in self.hands],
             "noc": cards.codes(self.noc),
             "opener": self.opener,
         }
+        if self.cai is not None:
+            d["cai"] = cards.code(self.cai)
+        if self.drawer is not None:
+            d["drawer"] = self.drawer
+        return d
 
     @staticmethod
     def from_json(d: dict[str, Any]) -> Deal:
+        cai, drawer = d.get("cai"), d.get("drawer")
         return Deal(
             tuple(tuple(cards.parse(c) for c in h) for h in d["hands"]),
             tuple(cards.parse(c) for c in d["noc"]),
             int(d.get("opener", 0)),
+            None if cai is None else cards.parse(cai),
+            None if drawer is None else int(drawer),
         )
 
 
-def deal_random(rules: Rules, seed: int, opener: int = 0) -> Deal:
-    """A shuffled deal (chance step) reproducible from its seed."""
+def deal_random(rules: Rules, seed: int, opener: int = 0, *, drawer: int | None = None
+                ) -> Deal:
+    """A shuffled deal (chance step) reproducible from its seed.
+
+    Under a table with the dealing ritual (``[cai]``) the opener is not given but counted
+    from the cái card (`_deal_cai`): give the seat that draws it as `drawer` (the last
+    hand's winner; None for a first hand, which row ``cai.first_drawer_rule`` decides)."""
     deck = [f for f in rules.faces for _ in range(rules.copies)]
-    random.Random(seed).shuffle(deck)
+    rng = random.Random(seed)
+    rng.shuffle(deck)
+    if cai.has_ritual(rules):
+        if opener != 0:
+            raise ValueError(f"table {rules.table.id!r} counts the opener from the cái card "
+                             f"(row {rules.rid('cai.rule')}); give the seat that draws it "
+                             "(drawer), not an opener")
+        return _deal_cai(rules, deck, rng, drawer)
+    if drawer is not None:
+        raise ValueError(f"table {rules.table.id!r} has no dealing ritual ([cai]): nobody "
+                         "draws a cái card; give the opener")
     v = rules.variant
     hands: list[tuple[int, ...]] = []
     pos = 0
@@ -131,6 +166,36 @@ def deal_random(rules: Rules, seed: int, opener: int = 0) -> Deal:
         hands.append(tuple(sorted(deck[pos:pos + k])))
         pos += k
     return Deal(tuple(hands), tuple(deck[pos:]), opener)
+
+
+def _deal_cai(rules: Rules, deck: list[int], rng: random.Random, drawer: int | None) -> Deal:
+    """The ritual's deal from a shuffled deck: its first card is the cái card (so any card
+    of the deck, by chance); the count names the opener; the opener's hand holds the cái
+    card, or it goes back into the nọc at a place chance picks (``cai.card_rule``)."""
+    v = rules.variant
+    # drawn whether used or not, so that a deal is the same whether its drawer is left to
+    # chance or given back (a log's header names the drawer)
+    chance_seat = rng.randrange(v.players)
+    if drawer is None:  # nobody won a hand before
+        by_chance = rules.machine_value("cai.first_drawer_rule") == "by-chance"
+        drawer = chance_seat if by_chance else 0
+    card, rest = deck[0], deck[1:]
+    opener = cai.cai_opener(rules, card, drawer).opener
+    in_hand = rules.machine_value("cai.card_rule") == "opener-hand"
+    hands: list[tuple[int, ...]] = []
+    pos = 0
+    for seat in range(v.players):
+        k = v.opener_cards if seat == opener else v.other_cards
+        if seat == opener and in_hand:
+            hands.append(tuple(sorted([card] + rest[pos:pos + k - 1])))
+            pos += k - 1
+        else:
+            hands.append(tuple(sorted(rest[pos:pos + k])))
+            pos += k
+    noc = rest[pos:]
+    if not in_hand:
+        noc.insert(rng.randrange(len(noc) + 1), card)
+    return Deal(tuple(hands), tuple(noc), opener, card, drawer)
 
 
 def check_deal(rules: Rules, deal: Deal) -> None:
@@ -146,12 +211,42 @@ def check_deal(rules: Rules, deal: Deal) -> None:
         if len(h) != want:
             raise ActionError(f"seat {seat} is dealt {len(h)} cards; the rules deal {want}",
                               (v.rule,))
+    _check_cai(rules, deal)
     cnt = cards.counts([f for h in deal.hands for f in h] + list(deal.noc))
     for f in range(cards.NUM_FACES):
         want = rules.copies if f in rules.faces else 0
         if cnt[f] != want:
             raise ActionError(f"{cards.name(f)} appears {cnt[f]} times in the deal and nọc; "
                               f"the deck has {want}", (rules.rid("deck.rule"),))
+
+
+def _check_cai(rules: Rules, deal: Deal) -> None:
+    """A deal's cái card and drawer fit the table: the count names its opener, and the
+    card is where the table puts it (a deal without a cái card is taken as given)."""
+    if deal.cai is None:
+        if deal.drawer is not None:
+            raise ActionError("the deal names a drawer of the cái card but no cái card")
+        return
+    if not cai.has_ritual(rules):
+        raise ActionError(f"the deal carries a cái card, but table {rules.table.id!r} has "
+                          "no dealing ritual ([cai]); leave out cai and drawer")
+    if deal.drawer is None:
+        raise ActionError("the deal carries a cái card but not the seat that drew it "
+                          "(drawer)", (rules.rid("cai.rule"),))
+    try:
+        cc = cai.cai_opener(rules, deal.cai, deal.drawer)
+    except cai.CaiError as exc:
+        raise ActionError(str(exc), exc.rules) from None
+    if cc.opener != deal.opener:
+        raise ActionError(f"the cái card {cards.label(cc.card)} drawn by seat {cc.drawer} "
+                          f"counts {cc.count} and names seat {cc.opener} as the opener; the "
+                          f"deal says seat {deal.opener}", cc.rules)
+    in_hand = rules.machine_value("cai.card_rule") == "opener-hand"
+    where = deal.hands[deal.opener] if in_hand else deal.noc
+    if deal.cai not in where:
+        place = f"the opener's (seat {deal.opener}) hand" if in_hand else "the nọc"
+        raise ActionError(f"the cái card {cards.label(deal.cai)} must be in {place}",
+                          cai.card_rules(rules))
 
 
 @dataclass
@@ -354,14 +449,25 @@ class State:
         self.noc = deal.noc
         self.phase = "opening"
         self.actor = deal.opener
-        self._event({"type": "start", "opener": deal.opener})
+        start: dict[str, Any] = {"type": "start", "opener": deal.opener}
+        if deal.cai is not None and deal.drawer is not None:  # why this seat opens
+            cc = cai.cai_opener(self.rules, deal.cai, deal.drawer)
+            start.update({"cai": cards.code(cc.card), "drawer": cc.drawer, "count": cc.count,
+                          "rules": list(cc.rules + cai.card_rules(self.rules))})
+        self._event(start)
 
     @classmethod
     def new(cls, rules: Rules, seed: int | None = None, deal: Deal | None = None,
-            opener: int = 0) -> State:
+            opener: int = 0, drawer: int | None = None) -> State:
+        """A hand from `deal`, or from the random deal of `seed` (`deal_random`: the
+        opener given, or under the dealing ritual the seat that draws the cái)."""
         if deal is None and seed is not None:
-            deal = deal_random(rules, seed, opener)
+            deal = deal_random(rules, seed, opener, drawer=drawer)
         return cls(rules, deal)
+
+    def cai_card(self) -> int | None:
+        """The cái card of this hand's deal, seen by every seat (None without one)."""
+        return None if self.deal is None else self.deal.cai
 
     # ------------------------------------------------------------------ queries
     def is_chance(self) -> bool:
@@ -1374,7 +1480,8 @@ class State:
             "card": None if card is None else cards.code(card),
             "chan": v.chan,
             "hand": [cards.codes(g) for g in (v.groups or ())],
-            "next_opener": s,
+            # the winner opens the next hand, or under the dealing ritual draws its cái
+            ("next_drawer" if cai.has_ritual(self.rules) else "next_opener"): s,
             "rules": list(v.rules) + [self.rules.rid("turn.reveal_rule"),
                                       self.rules.rid("turn.next_opener_rule")],
         }

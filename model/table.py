@@ -93,6 +93,11 @@ MACHINE_VALUES: dict[str, tuple[str, ...]] = {
     "turn.restriction_mode_rule": ("forbid", "penalise"),
     # letting a win on a card turned up from the nọc go is a fault of its own (bỏ ù)
     "turn.decline_fault_rule": ("free", "fault"),
+    # the dealing ritual ([cai], model/cai.py): what the count runs round with fewer than
+    # four players, who draws the cái card when nobody won a hand before, where it goes
+    "cai.places_rule": ("players", "four-places"),
+    "cai.first_drawer_rule": ("given-seat", "by-chance"),
+    "cai.card_rule": ("opener-hand", "noc"),
     # the reading of laid groups when a win is judged (model/win.py, `Rules.laid_pooled`)
     "win.laid_rule": ("as-laid", "pooled"),
 }
@@ -255,6 +260,9 @@ class Rules:
     machine: Mapping[str, str] = field(default_factory=dict)
     # chắn needed for a win on the dealt hand ([win] opening_min_chan; min_chan otherwise)
     opening_min_chan: int = -1
+    # [cai]: the number each face of the deck counts as when it is the cái card; None for
+    # a table without the dealing ritual (the opener is given)
+    cai_counts: Mapping[int, int] | None = None
 
     def __post_init__(self) -> None:
         if self.opening_min_chan < 0:
@@ -786,7 +794,8 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
     played = flow in PLAYED_FLOWS
     base = ["schema", "ruleset", "deck", "variant", "pairing", "win", "rule"]
     ck.keys("(top level)", data, base + ["turn"] + (list(TURN_SECTIONS) if played else []),
-            ([] if played else [s for s in TURN_SECTIONS if s != "turn"]) + ["cuoc", "scoring"])
+            ([] if played else [s for s in TURN_SECTIONS if s != "turn"])
+            + ["cuoc", "scoring", "cai"])
     if data.get("schema") != 1:
         ck.add("(top level)", "schema",
                f"this chanspec reads schema 1, found {data.get('schema')!r}")
@@ -919,6 +928,7 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
         _check_exact_min(ck, win, rows)
 
     _validate_turn(ck, data, rows, played)
+    _validate_cai(ck, data, rows, variants)
     _check_machine_values(ck, data, rows)
     _validate_cuoc(ck, data, rows)
     return rows, variants
@@ -932,6 +942,66 @@ def _check_machine_values(ck: _Checker, data: Mapping[str, Any],
         sec, f = role.split(".")
         part = data.get(sec)
         _check_role(ck, sec, f, part.get(f, "") if isinstance(part, dict) else "", rows, vals)
+
+
+# --------------------------------------------------------------------------- the cái
+
+# [cai]: the dealing ritual (bốc cái), by role (see spec/README.md and model/cai.py).
+# ``rule`` names the row whose count decides the opener; ``counts`` the number each face
+# of the deck counts as, by rank ("2".."9") or by a yêu face's code ("chi"); the other
+# three roles are read as `MACHINE_VALUES` (cai.places_rule, cai.first_drawer_rule,
+# cai.card_rule).  A table without [cai] deals the opener it is given.
+CAI_FIELDS = ["rule", "counts", "places_rule", "first_drawer_rule", "card_rule"]
+RANK_KEYS = tuple(str(r) for r in range(1, 10))
+
+
+def cai_count_key(face: int) -> str:
+    """The key of `face` in ``[cai] counts``: its rank ("7") or its yêu code ("chi")."""
+    r = cards.rank_of(face)
+    return cards.code(face) if r is None else str(r)
+
+
+def _validate_cai(ck: _Checker, data: Mapping[str, Any], rows: Mapping[str, Row],
+                  variants: Mapping[int, Variant]) -> None:
+    """[cai], when present: every role names a row, and every face of the deck counts
+    as a whole number of at least 1 (the drawer counts as one); a count for a rank the
+    deck lacks is harmless (a smaller deck cut from the same table keeps its counts)."""
+    if "cai" not in data:
+        return
+    cai = data["cai"]
+    if not ck.keys("cai", cai, CAI_FIELDS):
+        return
+    for f in CAI_FIELDS:
+        if f != "counts":
+            ck.ref("cai", f, role_row(cai.get(f)), rows)
+    counts = cai.get("counts")
+    if not isinstance(counts, dict):
+        ck.add("cai", "counts", "expected a table of the number each face counts as, by "
+               'rank or yêu code, e.g. { chi = 1, "2" = 2, "7" = 7 }')
+        return
+    deck = data.get("deck", {})
+    try:
+        faces = (range(cards.NUM_FACES) if deck.get("faces") == "all"
+                 else {cards.parse(c) for c in deck.get("faces", [])})
+    except (cards.CardError, TypeError, AttributeError):
+        return  # [deck] names the problem
+    need = {cai_count_key(f) for f in faces}
+    known = set(RANK_KEYS) | set(cards.YEU_CODES)
+    for k, v in counts.items():
+        if k not in known:
+            ck.add("cai", f"counts.{k}", f"unknown key{_hint(k, sorted(known))}; a key is a "
+                   'rank "1".."9" or a yêu code (chi, lao, thang)')
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            ck.add("cai", f"counts.{k}", f"expected a whole number of at least 1 (the "
+                   f"drawer counts as one), found {v!r}")
+    for k in sorted(need - set(counts)):
+        ck.add("cai", "counts", f"missing the count of {k!r}: every face of the deck can "
+               "be the cái card")
+    for p, v in sorted(variants.items()):
+        if v.opener_cards != v.other_cards + 1:
+            ck.add("cai", "rule", f"the cái card makes the opener's hand one card more than "
+                   f"the others', but the variant for {p} players deals {v.opener_cards} "
+                   f"and {v.other_cards}")
 
 
 # --------------------------------------------------------------------------- cước
@@ -1778,7 +1848,7 @@ def _resolve(table: Table, variant: Variant, options: Mapping[str, str]) -> Rule
                                         scope_rule, r.get("when", "")))
     rule_ids: dict[str, str] = {}
     machine: dict[str, str] = {}
-    for section in ("win", "eating", "turn"):
+    for section in ("win", "eating", "turn", "cai"):
         for k, v in d.get(section, {}).items():
             if k.endswith("rule") and isinstance(role_row(v), str):
                 role = f"{section}.{k}"
@@ -1825,4 +1895,6 @@ def _resolve(table: Table, variant: Variant, options: Mapping[str, str]) -> Rule
         machine=machine,
         opening_min_chan=(int(win["opening_min_chan_by_value"][options[win["opening_rule"]]])
                           if "opening_min_chan_by_value" in win else variant.min_chan),
+        cai_counts=(None if "cai" not in d else
+                    {f: int(d["cai"]["counts"][cai_count_key(f)]) for f in faces}),
     )

@@ -216,7 +216,7 @@ def test_the_headed_parser_finds_the_17_restrictions_and_the_cuoc() -> None:
 def test_a_classic_deal_holds_the_100_cards(players: int) -> None:
     rules = table.rules("classic", players)
     for seed in range(5):
-        deal = game.deal_random(rules, seed, opener=seed % players)
+        deal = game.deal_random(rules, seed, drawer=seed % players)
         everything = [f for h in deal.hands for f in h] + list(deal.noc)
         cnt = cards.counts(everything)
         assert len(everything) == 100
