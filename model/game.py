@@ -129,12 +129,12 @@ class Deal:
 
     @staticmethod
     def from_json(d: dict[str, Any]) -> Deal:
-        cai, drawer = d.get("cai"), d.get("drawer")
+        card, drawer = d.get("cai"), d.get("drawer")
         return Deal(
             tuple(tuple(cards.parse(c) for c in h) for h in d["hands"]),
             tuple(cards.parse(c) for c in d["noc"]),
             int(d.get("opener", 0)),
-            None if cai is None else cards.parse(cai),
+            None if card is None else cards.parse(card),
             None if drawer is None else int(drawer),
         )
 
@@ -166,6 +166,17 @@ def deal_random(rules: Rules, seed: int, opener: int = 0, *, drawer: int | None 
         hands.append(tuple(sorted(deck[pos:pos + k])))
         pos += k
     return Deal(tuple(hands), tuple(deck[pos:]), opener)
+
+
+def start_seat(rules: Rules, seat: int) -> dict[str, int]:
+    """The keyword of `deal_random` / `State.new` that starts a hand from `seat` (e.g. the
+    last winner): it opens, or under the dealing ritual it draws the cái card.
+
+    >>> from chanspec.model import table
+    >>> start_seat(table.rules("classic", 4), 2), start_seat(table.rules("family", 4), 2)
+    ({'drawer': 2}, {'opener': 2})
+    """
+    return {"drawer": seat} if cai.has_ritual(rules) else {"opener": seat}
 
 
 def _deal_cai(rules: Rules, deck: list[int], rng: random.Random, drawer: int | None) -> Deal:

@@ -119,6 +119,10 @@ def report(st: State, seat: int) -> dict[str, Any]:
     if w is not None:
         position["window"] = {"card": cards.code(w.card), "source": w.source, "gate": w.gate,
                               "turn": w.turn}
+    if st.deal is not None and st.deal.cai is not None:  # face up: every seat sees it
+        start = st.events[0] if st.events else {}
+        position["cai"] = {"card": cards.code(st.deal.cai), "drawer": st.deal.drawer,
+                           "opener": st.deal.opener, "rules": list(start.get("rules", []))}
     if st.is_terminal():
         position["outcome"] = st.outcome()
     return {
@@ -167,6 +171,13 @@ def render(rep: dict[str, Any], lang: str) -> str:
     pend = ", ".join(str(x) for x in pos["pending"]) or "—"
     out.append(say(lang, f"{where_vi}; đang chờ: {pend}; nọc còn {pos['noc_left']}",
                    f"{where_en}; waiting for: {pend}; nọc left {pos['noc_left']}"))
+    if "cai" in pos:
+        c = pos["cai"]
+        name = cards.name(cards.parse(c["card"]))
+        out.append(say(lang, f"Quân cái (ai cũng thấy): {name}, người {c['drawer']} bốc, người "
+                       f"{c['opener']} được cái [{', '.join(c['rules'])}]",
+                       f"The cái card (seen by all): {name}, drawn by seat {c['drawer']}, "
+                       f"taken by seat {c['opener']} [{', '.join(c['rules'])}]"))
     hand = " ".join(pos["hand"])
     laid = " · ".join(" ".join(g) for g in pos["laid"]) or "—"
     out.append(say(lang, f"Người {s}: trên tay {hand}; đã hạ {laid}",

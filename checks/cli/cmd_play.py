@@ -1,7 +1,11 @@
 """``chanspec play``: a whole random hand, told in Vietnamese (or English), or as NDJSON.
 
     chanspec play --players 5 --seed 7 [--option k=v ...] [--policy eager|uniform]
-                  [--opener N] [--lang en] [--json] [--out FILE]
+                  [--opener N | --drawer N] [--lang en] [--json] [--out FILE]
+
+Under a table with the dealing ritual (classic: ``[cai]``) the opener is not given: the
+cái card turned up by chance, counted from the seat that draws it (``--drawer``), names
+it, and the story's first lines say which card and why that seat opens.
 
 The deal comes from the seed (the chance step) and so do the players' random choices;
 the same command always tells the same hand.  ``--json`` writes a game log, one JSON
@@ -21,7 +25,7 @@ from typing import Any
 from chanspec.checks.cli.options import add_command, add_common, non_default_options, resolve
 from chanspec.checks.output import check_output_file, say, write_atomic
 from chanspec.checks.report import narrate
-from chanspec.model import cards
+from chanspec.model import cai, cards
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -42,6 +46,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         "(deal and choices), default 0")
     p.add_argument("--opener", type=int, default=0,
                    help="người mở đầu / the opener's seat (default 0)")
+    p.add_argument("--drawer", type=int, default=None,
+                   help="người bốc cái (bảng có bốc cái, vd. classic): quân cái chọn người mở "
+                        "đầu / the seat that draws the cái card (tables with the dealing "
+                        "ritual, e.g. classic): the cái card picks the opener (default: the "
+                        "table's first-hand reading, seat 0)")
     p.add_argument("--policy", choices=narrate.POLICIES, default="eager",
                    help="cách chơi ngẫu nhiên: eager ưu tiên ù/Chíu/ăn, uniform chọn đều / "
                         "random play: eager prefers wins and claims (default), uniform picks "
@@ -66,7 +75,12 @@ def run(args: argparse.Namespace) -> int:
         print(say(args.lang, f"--opener phải là một chỗ ngồi từ 0 đến {rules.players - 1}",
                   f"--opener must be a seat 0..{rules.players - 1}"), file=sys.stderr)
         return 2
-    deal, actions = narrate.random_game(rules, args.seed, args.opener, args.policy)
+    problem = _seat_problem(args, rules)
+    if problem is not None:
+        print(say(args.lang, *problem), file=sys.stderr)
+        return 2
+    deal, actions = narrate.random_game(rules, args.seed, args.opener, args.policy,
+                                        drawer=args.drawer)
     if args.json:
         text = "".join(json.dumps(x, ensure_ascii=False) + "\n"
                        for x in log_lines(rules, deal, actions, args.seed))
@@ -84,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
                 say(args.lang, "Bài chia (mã quân):", "Deal (card codes):"),
                 *(f"  {s}: {' '.join(cards.codes(h))}" for s, h in enumerate(deal.hands)),
                 f"  nọc: {' '.join(cards.codes(deal.noc))}",
+                *([f"  cái: {cards.code(deal.cai)}"] if deal.cai is not None else []),
                 ""]
         text = "\n".join(head) + narrate.render(lines, args.lang) + "\n"
         text += "\n" + say(args.lang,
@@ -97,12 +112,33 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _seat_problem(args: argparse.Namespace, rules: Any) -> tuple[str, str] | None:
+    """Why --opener / --drawer do not fit this table (vi, en), or None."""
+    n = rules.players
+    if args.drawer is not None and not 0 <= args.drawer < n:
+        return (f"--drawer phải là một chỗ ngồi từ 0 đến {n - 1}",
+                f"--drawer must be a seat 0..{n - 1}")
+    if cai.has_ritual(rules):
+        if args.opener:
+            rid = rules.rid("cai.rule")
+            return (f"bảng {rules.table.id!r} chọn người mở đầu bằng quân cái (luật {rid}); "
+                    "dùng --drawer để chọn người bốc cái",
+                    f"table {rules.table.id!r} picks the opener by the cái card (rule {rid}); "
+                    "give --drawer, the seat that draws it")
+    elif args.drawer is not None:
+        return (f"bảng {rules.table.id!r} không bốc cái; dùng --opener",
+                f"table {rules.table.id!r} has no dealing ritual; give --opener")
+    return None
+
+
 def _replay_args(args: argparse.Namespace, rules: Any) -> str:
     parts = [f"--players {rules.players}", f"--seed {args.seed}"]
     if args.ruleset != "family":
         parts.insert(0, f"--ruleset {args.ruleset}")
     if args.opener:
         parts.append(f"--opener {args.opener}")
+    if args.drawer is not None:
+        parts.append(f"--drawer {args.drawer}")
     if args.policy != "eager":
         parts.append(f"--policy {args.policy}")
     parts += [f"--option {k}={v}" for k, v in non_default_options(rules).items()]

@@ -36,7 +36,7 @@ from chanspec.checks.conform import logs, replay
 from chanspec.checks.conform.driver import Engine, EngineError
 from chanspec.checks.conform.refengine import action_text, outcome_json, state_json
 from chanspec.checks.output import count
-from chanspec.model import cards
+from chanspec.model import cai, cards
 from chanspec.model import table as table_mod
 from chanspec.model.game import CLAIM_KINDS, Action, Deal, State
 from hypothesis import strategies as st
@@ -112,7 +112,23 @@ def build_deal(rules: table_mod.Rules, choose: Callable[[int], int],
             noc.append(take(useful))
         else:
             noc.append(take([f for f in faces if pool[f] >= 1]))
-    return Deal(tuple(hands), tuple(noc), opener)
+    if not cai.has_ritual(rules):
+        return Deal(tuple(hands), tuple(noc), opener)
+    return _with_cai(rules, Deal(tuple(hands), tuple(noc), opener), choose)
+
+
+def _with_cai(rules: table_mod.Rules, deal: Deal, choose: Callable[[int], int]) -> Deal:
+    """`deal` under the dealing ritual: a cái card where the table puts it (the opener's
+    hand or the nọc) and a drawer whose count of it names the opener, both chosen among
+    the pairs that fit; the deal as it is when none does (a deal taken as given)."""
+    in_hand = rules.machine_value("cai.card_rule") == "opener-hand"
+    where = deal.hands[deal.opener] if in_hand else deal.noc
+    fits = [(f, d) for f in sorted(set(where)) for d in range(rules.players)
+            if cai.cai_opener(rules, f, d).opener == deal.opener]
+    if not fits:
+        return deal
+    card, drawer = fits[choose(len(fits))]
+    return Deal(deal.hands, deal.noc, deal.opener, card, drawer)
 
 
 @st.composite
@@ -1598,6 +1614,8 @@ def render(result: CampaignResult, lang: str, say: Any) -> str:
         opener = " (mở đầu / opener)" if seat == sc.deal.opener else ""
         out.append(f"  người/seat {seat}{opener}: {' '.join(cards.codes(h))}")
     out.append(f"  nọc: {' '.join(cards.codes(sc.deal.noc[:12]))} …")
+    if sc.deal.cai is not None:
+        out.append(f"  cái: {cards.code(sc.deal.cai)} (người bốc / drawer {sc.deal.drawer})")
     upto = len(sc.actions) if m is None else m.step
     st = State(sc.rules, sc.deal)
     for i, a in enumerate(sc.actions[:upto], start=1):

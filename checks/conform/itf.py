@@ -7,7 +7,9 @@ numbers (all ours are small), strings, lists for sequences, ``{"#set": [...]}`` 
 ``{"#tup": [...]}`` for tuples, and JSON objects for records.
 
 State 0 is the position right after the deal; state i (i >= 1) is the position after the
-i-th action, whose record is in the variable ``action``.  Every record keeps the same
+i-th action, whose record is in the variable ``action``.  State 0's action is the deal:
+its seat is the opener and its card the cái card turned face up, under a table with the
+dealing ritual (``""`` without one).  Every record keeps the same
 fields in every state (typed tools such as Apalache want that): "no card" is ``""`` and
 "no seat" is ``-1``.
 
@@ -51,7 +53,8 @@ def state_vars(st: State, action: Action | None) -> dict[str, Any]:
         outcome = {"result": "stuck" if st.is_stuck() else "ongoing", "winner": -1, "kind": "",
                    "card": ""}
     return {
-        "action": ({"type": "deal", "seat": st.opener, "card": ""} if action is None else
+        "action": ({"type": "deal", "seat": st.opener, "card": _code(st.cai_card())}
+                   if action is None else
                    {"type": action.kind, "seat": action.seat, "card": _code(action.card)}),
         "phase": st.phase,
         "pending": {"#set": list(st.pending())},

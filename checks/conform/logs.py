@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chanspec.checks.output import with_article
-from chanspec.model import cards
+from chanspec.model import cai, cards
 from chanspec.model import table as table_mod
 from chanspec.model.game import Action, ActionError, Deal, Mark, State, check_deal, deal_random
 
@@ -46,6 +46,9 @@ BAN_KINDS = tuple(b for b in table_mod.BANS if b != "win")
 END_RESULTS = ("win", "draw")  # a stuck hand is not over: no end line
 WIN_KINDS = ("u", "chiu-u", "opening")
 EXTENSION_PREFIX = "x-"
+# A deal's fields; cai (the cái card, face up) and drawer (who drew it) only under a
+# table with the dealing ritual ([cai], chanspec.model.cai).
+DEAL_FIELDS = ("hands", "noc", "opener", "cai", "drawer")
 
 # Field kinds: seat, card, card-or-null, group (2 or 4 cards), groups, action, result,
 # win-kind, ban-kind, rule.  Every type lists its required and optional fields.
@@ -113,8 +116,10 @@ class GameLog:
 
 
 def header(rules: table_mod.Rules, deal: Deal | None = None, seed: int | None = None,
-           opener: int = 0, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The header line: a deal, or (for chanspec's own logs) the seed it came from."""
+           opener: int = 0, extra: Mapping[str, Any] | None = None,
+           drawer: int | None = None) -> dict[str, Any]:
+    """The header line: a deal, or (for chanspec's own logs) the seed it came from, with
+    the opener, or under the dealing ritual ([cai]) the seat that drew the cái card."""
     h: dict[str, Any] = {
         "type": "header", "format": FORMAT, "version": VERSION,
         "ruleset": rules.table.id, "players": rules.players,
@@ -126,7 +131,10 @@ def header(rules: table_mod.Rules, deal: Deal | None = None, seed: int | None = 
         h["deal"] = deal.as_json()
     elif seed is not None:
         h["seed"] = seed
-        h["opener"] = opener
+        if drawer is not None:
+            h["drawer"] = drawer
+        else:
+            h["opener"] = opener
     else:
         raise ValueError("a header needs a deal or a seed")
     if extra:
@@ -194,16 +202,24 @@ def record(rules: table_mod.Rules, deal: Deal, actions: Iterable[Action], *,
     With a `seed` whose random deal equals `deal`, the header carries the seed instead
     of the deal; with ``consequences=False`` only the header and actions are written.
     """
-    if seed is not None and deal_random(rules, seed, deal.opener) != deal:
+    if seed is not None and _seed_deal(rules, seed, deal.opener, deal.drawer) != deal:
         raise ValueError(f"seed {seed} does not deal this deal")
     st = State(rules, deal)
-    lines = [header(rules, None if seed is not None else deal, seed, deal.opener, extra)]
+    lines = [header(rules, None if seed is not None else deal, seed, deal.opener, extra,
+                    deal.drawer)]
     for a in actions:
         lines.append(a.as_json())
         cons = step(st, a)
         if consequences:
             lines.extend(cons)
     return lines
+
+
+def _seed_deal(rules: table_mod.Rules, seed: int, opener: int, drawer: int | None) -> Deal:
+    """The random deal of `seed`: from the opener, or from the drawer of the cái card."""
+    if drawer is not None:
+        return deal_random(rules, seed, drawer=drawer)
+    return deal_random(rules, seed, opener)
 
 
 def dumps(lines: Iterable[Mapping[str, Any]]) -> str:
@@ -391,7 +407,7 @@ def parse_header(source: str, lineno: int, obj: dict[str, Any],
         raise ln.fail("type", f"the first line must be the header, found type "
                       f"{obj.get('type')!r}", 'start the log with {"type": "header", ...}')
     allowed = {"type", "format", "version", "ruleset", "table_digest", "players", "options",
-               "deal", "seed", "opener"}
+               "deal", "seed", "opener", "drawer"}
     for k in obj:
         if k not in allowed and not k.startswith(EXTENSION_PREFIX):
             raise ln.fail(k, "unknown header field", f"allowed: {', '.join(sorted(allowed))}")
@@ -426,21 +442,33 @@ def parse_header(source: str, lineno: int, obj: dict[str, Any],
     if has_deal == has_seed:
         raise ln.fail("deal", "give exactly one of 'deal' and 'seed'",
                       "other engines should always write the deal")
+    ritual = cai.has_ritual(rules)
     if has_seed:
         seed, opener = obj["seed"], obj.get("opener", 0)
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise ln.fail("seed", f"expected a non-negative integer, found {seed!r}")
         ln.players = players
+        if ritual and "opener" in obj:
+            raise ln.fail("opener", f"table {rules.table.id!r} counts the opener from the "
+                          f"cái card (row {rules.rid('cai.rule')})",
+                          "give the seat that drew it as 'drawer'")
+        if not ritual and "drawer" in obj:
+            raise ln.fail("drawer", f"table {rules.table.id!r} has no dealing ritual: "
+                          "nobody draws a cái card", "give the 'opener' instead")
         ln.check("opener", "seat", opener)
-        return rules, deal_random(rules, seed, opener), seed
-    if "opener" in obj:
-        raise ln.fail("opener", "with a 'deal', the opener goes inside it (deal.opener)")
+        drawer = obj.get("drawer")
+        if drawer is not None:
+            ln.check("drawer", "seat", drawer)
+        return rules, _seed_deal(rules, seed, opener, drawer), seed
+    for k in ("opener", "drawer"):
+        if k in obj:
+            raise ln.fail(k, f"with a 'deal', the {k} goes inside it (deal.{k})")
     d = obj["deal"]
     if not isinstance(d, dict):
         raise ln.fail("deal", f"expected an object with hands, noc, opener; found {d!r}")
     for k in d:
-        if k not in ("hands", "noc", "opener"):
-            raise ln.fail(f"deal.{k}", "unknown field", "allowed: hands, noc, opener")
+        if k not in DEAL_FIELDS:
+            raise ln.fail(f"deal.{k}", "unknown field", f"allowed: {', '.join(DEAL_FIELDS)}")
     for k in ("hands", "noc"):
         if k not in d:
             raise ln.fail(f"deal.{k}", "missing required field")
@@ -457,7 +485,11 @@ def parse_header(source: str, lineno: int, obj: dict[str, Any],
     noc = tuple(ln.card(f"deal.noc[{j}]", c) for j, c in enumerate(d["noc"]))
     opener = d.get("opener", 0)
     ln.check("deal.opener", "seat", opener)
-    deal = Deal(tuple(hands), noc, opener)
+    cai_card = None if d.get("cai") is None else ln.card("deal.cai", d["cai"])
+    drawer = d.get("drawer")
+    if drawer is not None:
+        ln.check("deal.drawer", "seat", drawer)
+    deal = Deal(tuple(hands), noc, opener, cai_card, drawer)
     try:
         check_deal(rules, deal)
     except ActionError as exc:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chanspec.checks.conform.replay import claim_resolution, consequence_rules
+from chanspec.model import cai
 from chanspec.model import table as table_mod
 from chanspec.model.game import Action, State, deal_random
 from chanspec.model.source import cite_section
@@ -91,10 +92,14 @@ def _closes_contest(st: State, a: Action) -> bool:
 
 
 def _play(usage: Usage, rules: table_mod.Rules, rng: random.Random, opener: int) -> None:
-    st = State(rules, deal_random(rules, rng.getrandbits(32), opener=opener))
+    seed = rng.getrandbits(32)
+    st = State(rules, deal_random(rules, seed, drawer=opener) if cai.has_ritual(rules)
+               else deal_random(rules, seed, opener=opener))
     seen_events = 0
     for _ in range(MAX_STEPS):
         for e in st.events[seen_events:]:
+            if e["type"] == "start" and e.get("rules"):  # the cái card named the opener
+                usage.cite(e["rules"], "decides the opener")
             if e["type"] not in ACTION_EVENTS:
                 usage.cite(consequence_rules(rules, e), f"consequence {e['type']}")
         seen_events = len(st.events)

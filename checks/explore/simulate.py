@@ -16,7 +16,7 @@ from typing import Any
 
 from chanspec.checks.explore.invariants import Finding, Stats, play_random, stuck_kind
 from chanspec.model import table as table_mod
-from chanspec.model.game import State
+from chanspec.model.game import State, start_seat
 
 EAGER = 0.7
 
@@ -64,7 +64,8 @@ def play_spec(table: table_mod.Table, spec: GameSpec, stats: Stats | None = None
               explain_checks: bool = True) -> State:
     """Play one game of a campaign under watch (raises Finding on a violation)."""
     rules = table.resolve(spec.players, spec.options)
-    st = State.new(rules, seed=spec.deal_seed, opener=spec.deal_seed % spec.players)
+    st = State.new(rules, seed=spec.deal_seed,
+                   **start_seat(rules, spec.deal_seed % spec.players))
     rng = random.Random(spec.deal_seed)
     play_random(st, rng, spec.label, stats=stats, explain_checks=explain_checks,
                 eager=spec.eager)

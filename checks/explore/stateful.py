@@ -25,7 +25,7 @@ from typing import Any
 
 from chanspec.checks.explore.invariants import CLAIM_KINDS, Finding, Stats, Watch, stuck_kind
 from chanspec.model import table as table_mod
-from chanspec.model.game import State
+from chanspec.model.game import State, start_seat
 from hypothesis import HealthCheck, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
@@ -102,8 +102,10 @@ class GameMachine(RuleBasedStateMachine):
 
     def _start(self, deal_seed: int, opener: int) -> None:
         self.deal_seed = deal_seed
-        game = State.new(self.rules, seed=deal_seed, opener=opener)
-        label = f"deal_random(seed={deal_seed}, opener={opener}) hand {self.hands + 1}"
+        seat = start_seat(self.rules, opener)  # the opener, or who draws the cái
+        game = State.new(self.rules, seed=deal_seed, **seat)
+        kw = ", ".join(f"{k}={v}" for k, v in seat.items())
+        label = f"deal_random(seed={deal_seed}, {kw}) hand {self.hands + 1}"
         self.watch = Watch(game, label, rng=random.Random(deal_seed), stats=self.stats)
         self.hands += 1
 

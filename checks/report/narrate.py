@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chanspec.checks.explore.invariants import choose, stuck_kind
-from chanspec.model import cards
+from chanspec.model import cai, cards
 from chanspec.model.game import Action, Deal, Mark, State
 from chanspec.model.table import Rules
 
@@ -189,6 +189,8 @@ def narrate(rules: Rules, deal: Deal, actions: Iterable[Action]) -> tuple[list[L
                 f"Deal: {seat_en(deal.opener)} opens with {v.opener_cards} cards, everyone else "
                 f"has {v.other_cards}; {len(deal.noc)} cards stay in the nọc",
                 [v.rule, rules.rid("turn.opener_rule")])]
+    if deal.cai is not None and deal.drawer is not None:
+        out.append(cai_line(rules, deal.cai, deal.drawer))
     for i, a in enumerate(actions, start=1):
         vi, en = action_words(st, a)
         why = st.explain(a)
@@ -258,10 +260,34 @@ def ending(st: State) -> Line:
     return Line(None, "Ván chưa kết thúc", "The hand is not over", [])
 
 
+def cai_line(rules: Rules, card: int, drawer: int) -> Line:
+    """Why this seat opens: the cái card face up, its count from the drawer, the seat the
+    count ends on (the dealing ritual, model/cai.py)."""
+    cc = cai.cai_opener(rules, card, drawer)
+    walk = " → ".join(str(cai.count_seat(k, drawer, rules.players,
+                                         rules.machine_value("cai.places_rule")))
+                      for k in range(1, cc.count + 1))
+    name = cards.name(card)
+    if rules.machine_value("cai.card_rule") == "opener-hand":
+        vi, en = f"giữ {name} và đánh trước", f"takes the cái pile with {name} and plays first"
+    else:
+        vi, en = (f"đánh trước; {name} trở về nọc",
+                  f"takes the cái pile and plays first; {name} goes back into the nọc")
+    return Line(None,
+                f"Bốc cái: {seat_vi(drawer)} bốc được {name} (cái, ai cũng thấy), tính là "
+                f"{cc.count}; đếm {seat_vi(drawer)} là 1 theo chiều đánh (ghế {walk}) thì "
+                f"dừng ở {seat_vi(cc.opener)}: {seat_vi(cc.opener)} được cái, {vi}",
+                f"The cái: {seat_en(drawer)} turns up {name} (the cái card, seen by all), "
+                f"which counts {cc.count}; counting {seat_en(drawer)} as 1 in the direction "
+                f"of play (seats {walk}) ends on {seat_en(cc.opener)}, who {en}",
+                list(cc.rules + cai.card_rules(rules)))
+
+
 def random_game(rules: Rules, seed: int, opener: int = 0, policy: str = "eager",
-                max_steps: int = 5000) -> tuple[Deal, list[Action]]:
-    """A seeded random hand: the deal from `seed`, then random legal actions."""
-    st = State.new(rules, seed=seed, opener=opener)
+                max_steps: int = 5000, drawer: int | None = None) -> tuple[Deal, list[Action]]:
+    """A seeded random hand: the deal from `seed` (the opener given, or under the dealing
+    ritual the seat that draws the cái), then random legal actions."""
+    st = State.new(rules, seed=seed, opener=opener, drawer=drawer)
     assert st.deal is not None
     rng = random.Random(seed)
     eager = EAGER if policy == "eager" else 0.0
