@@ -222,7 +222,7 @@ def check_deal(rules: Rules, deal: Deal) -> None:
         if len(h) != want:
             raise ActionError(f"seat {seat} is dealt {len(h)} cards; the rules deal {want}",
                               (v.rule,))
-    _check_cai(rules, deal)
+    _check_cai_shape(rules, deal)
     cnt = cards.counts([f for h in deal.hands for f in h] + list(deal.noc))
     for f in range(cards.NUM_FACES):
         want = rules.copies if f in rules.faces else 0
@@ -231,9 +231,9 @@ def check_deal(rules: Rules, deal: Deal) -> None:
                               f"the deck has {want}", (rules.rid("deck.rule"),))
 
 
-def _check_cai(rules: Rules, deal: Deal) -> None:
-    """A deal's cái card and drawer fit the table: the count names its opener, and the
-    card is where the table puts it (a deal without a cái card is taken as given)."""
+def _check_cai_shape(rules: Rules, deal: Deal) -> None:
+    """A deal's cái card and drawer, if it has them, are a card of the deck and a seat of
+    a table with the dealing ritual (a deal without a cái card is taken as given)."""
     if deal.cai is None:
         if deal.drawer is not None:
             raise ActionError("the deal names a drawer of the cái card but no cái card")
@@ -245,9 +245,24 @@ def _check_cai(rules: Rules, deal: Deal) -> None:
         raise ActionError("the deal carries a cái card but not the seat that drew it "
                           "(drawer)", (rules.rid("cai.rule"),))
     try:
-        cc = cai.cai_opener(rules, deal.cai, deal.drawer)
+        cai.cai_opener(rules, deal.cai, deal.drawer)
     except cai.CaiError as exc:
         raise ActionError(str(exc), exc.rules) from None
+
+
+def check_cai(rules: Rules, deal: Deal) -> None:
+    """A clear error for a deal whose cái card does not fit these rules: its count from
+    the drawer must name the deal's opener, and the card must be where the reading puts
+    it (the opener's hand, or the nọc).
+
+    For a deal that comes from outside (a log, an engine); the machine itself plays any
+    deal `check_deal` accepts, so that a deal made under one reading of the cái rows can
+    be played on under another (the checker's shadows: those readings act at the chance
+    step only, never on the play)."""
+    check_deal(rules, deal)
+    if deal.cai is None or deal.drawer is None:
+        return
+    cc = cai.cai_opener(rules, deal.cai, deal.drawer)
     if cc.opener != deal.opener:
         raise ActionError(f"the cái card {cards.label(cc.card)} drawn by seat {cc.drawer} "
                           f"counts {cc.count} and names seat {cc.opener} as the opener; the "

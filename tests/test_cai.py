@@ -164,7 +164,7 @@ def test_a_ritual_deal_names_its_opener_by_the_count(case: tuple[table.Rules, in
     everything = cards.counts([f for h in deal.hands for f in h] + list(deal.noc))
     assert all(everything[f] == (rules.copies if f in rules.faces else 0)
                for f in range(cards.NUM_FACES))
-    game.check_deal(rules, deal)
+    game.check_cai(rules, deal)
     assert game.deal_random(rules, seed, drawer=drawer) == deal  # the seed decides
     # the drawer written back (a log's header) deals the same cards
     assert game.deal_random(rules, seed, drawer=deal.drawer) == deal
@@ -210,7 +210,7 @@ def test_the_conformance_deals_carry_a_fitting_cai(players: int) -> None:
     with_cai = 0
     for _ in range(30):
         deal = build_deal(rules, lambda k: rng.randrange(k), lambda: rng.random() < 0.5)
-        game.check_deal(rules, deal)
+        game.check_cai(rules, deal)
         if deal.cai is not None:
             with_cai += 1
             assert cai.cai_opener(rules, deal.cai, deal.drawer or 0).opener == deal.opener
@@ -272,7 +272,7 @@ def test_a_classic_deal_whose_opener_the_count_does_not_name_is_refused() -> Non
     hands = list(deal.hands)
     hands[deal.opener], hands[other] = hands[other], hands[deal.opener]
     with pytest.raises(game.ActionError, match=f"names seat {deal.opener}") as info:
-        game.check_deal(rules, game.Deal(tuple(hands), deal.noc, other, deal.cai, B))
+        game.check_cai(rules, game.Deal(tuple(hands), deal.noc, other, deal.cai, B))
     assert "cai-pile" in info.value.rules
     with pytest.raises(game.ActionError, match="not the seat that drew it"):
         game.check_deal(rules, game.Deal(deal.hands, deal.noc, deal.opener, deal.cai))
@@ -293,8 +293,29 @@ def test_a_cai_card_missing_from_the_opener_s_hand_is_refused() -> None:
     hands = list(deal.hands)
     hands[deal.opener] = tuple(sorted(hand))
     with pytest.raises(game.ActionError, match="must be in the opener") as info:
-        game.check_deal(rules, game.Deal(tuple(hands), tuple(noc), deal.opener, deal.cai, A))
+        game.check_cai(rules, game.Deal(tuple(hands), tuple(noc), deal.opener, deal.cai, A))
     assert info.value.rules == ("cai-card-public",)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_deal_of_one_reading_plays_on_under_another_but_a_log_must_fit(players: int
+                                                                         ) -> None:
+    """The checker plays one deal under each reading of an open row (its shadows): the
+    readings of the cái rows act at the chance step only, so the machine plays the deal
+    as dealt; a log or an engine's start must give a deal that fits its own options."""
+    base = classic(players)
+    other = classic(players, **{"cai-count-few-players": "four-places",
+                                "cai-card-public": "back-to-noc"})
+    deal = next(d for d in (game.deal_random(base, s, drawer=players - 1) for s in range(200))
+                if d.cai is not None
+                and cai.cai_opener(other, d.cai, d.drawer or 0).opener != d.opener)
+    st_ = game.State(other, deal)
+    assert st_.pending() == (deal.opener,) and st_.events[0]["opener"] == deal.opener
+    header = logs.header(other, deal)
+    with pytest.raises(logs.LogError, match="names seat") as info:
+        logs.parse(json.dumps(header) + "\n")
+    assert info.value.field == "deal"
+    logs.parse(json.dumps(logs.header(base, deal)) + "\n")  # under its own options: fine
 
 
 def test_a_log_header_with_a_bad_cai_is_refused_naming_the_field() -> None:

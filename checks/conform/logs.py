@@ -32,7 +32,7 @@ from typing import Any
 from chanspec.checks.output import with_article
 from chanspec.model import cai, cards
 from chanspec.model import table as table_mod
-from chanspec.model.game import Action, ActionError, Deal, Mark, State, check_deal, deal_random
+from chanspec.model.game import Action, ActionError, Deal, Mark, State, check_cai, deal_random
 
 FORMAT = "chanspec-log"
 VERSION = 1
@@ -491,7 +491,7 @@ def parse_header(source: str, lineno: int, obj: dict[str, Any],
         ln.check("deal.drawer", "seat", drawer)
     deal = Deal(tuple(hands), noc, opener, cai_card, drawer)
     try:
-        check_deal(rules, deal)
+        check_cai(rules, deal)  # check_deal, and a cái card that fits these rules
     except ActionError as exc:
         raise ln.fail("deal", str(exc), f"rule {', '.join(exc.rules)}") from None
     return rules, deal, None

@@ -131,7 +131,8 @@ class GameMachine(RuleBasedStateMachine):
     @precondition(_over)
     @rule(deal_seed=st.integers(0, 2**32 - 1))
     def next_hand(self, deal_seed: int) -> None:
-        """The hand is over (or deadlocked): the winner opens the next one (§2)."""
+        """The hand is over (or deadlocked): the winner opens the next one (§2), or under
+        the dealing ritual draws its cái card (classic 000)."""
         assert self.watch is not None
         game = self.watch.st
         self.stats.games += 1
