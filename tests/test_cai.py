@@ -203,18 +203,21 @@ def test_a_log_with_a_cai_replays_to_the_same_state(
     assert game.State.from_json(json.loads(json.dumps(state.to_json()))) == state
 
 
+@pytest.mark.parametrize("card_place", ["twentieth-card", "back-to-noc"])
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_the_conformance_deals_carry_a_fitting_cai(players: int) -> None:
-    rules = classic(players)
+def test_the_conformance_deals_carry_a_fitting_cai(players: int, card_place: str) -> None:
+    """The deals a conformance campaign sends an engine carry a cái card where the
+    reading puts it, drawn by a seat whose count of it names the opener."""
+    rules = classic(players, **{"cai-card-public": card_place})
     rng = random.Random(players)
-    with_cai = 0
     for _ in range(30):
         deal = build_deal(rules, lambda k: rng.randrange(k), lambda: rng.random() < 0.5)
         game.check_cai(rules, deal)
-        if deal.cai is not None:
-            with_cai += 1
-            assert cai.cai_opener(rules, deal.cai, deal.drawer or 0).opener == deal.opener
-    assert with_cai == 30  # a hand of 20 cards always holds a card whose count fits
+        # round the players, some drawer's count of any card names any seat: one fits
+        assert deal.cai is not None and deal.drawer is not None
+        assert cai.cai_opener(rules, deal.cai, deal.drawer).opener == deal.opener
+        assert deal.cai in (deal.hands[deal.opener] if card_place == "twentieth-card"
+                            else deal.noc)
 
 
 # --------------------------------------------------------------------------- the family
