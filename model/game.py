@@ -1490,9 +1490,8 @@ class State:
                     "người ù phải xướng cước bây giờ")
         bad = declare_mod.check_named(self.rules, a.cuoc)
         if bad is not None:
-            return (base + [c["rule"] for c in self.rules.table.data.get("cuoc", [])
-                            if c["rule"] in a.cuoc],
-                    bad, "xướng phải gọi tên các cước của bảng, mỗi cước một lần, theo thứ tự")
+            return (base, bad, "xướng phải gọi tên các cước của bảng, mỗi cước một lần, "
+                    "theo thứ tự")
         judged = declare_mod.judge_declaration(self.rules, self.truth(), a.cuoc)
         vi, en = DECLARE_WORDS[judged.judgement]
         return (base + list(judged.rules), f"allowed: {en}", f"được phép: {vi}")

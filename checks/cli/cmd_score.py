@@ -40,7 +40,7 @@ from typing import Any
 
 from chanspec.checks.cli.options import add_command, add_common, non_default_options, resolve
 from chanspec.checks.output import Ticker, pick, progress_every, say
-from chanspec.model import cards, cuoc, score, table, win
+from chanspec.model import cards, cuoc, declare, score, table, win
 
 KINDS: tuple[win.WinKind, ...] = ("u", "chiu-u", "opening")
 GROUP_ORDER = {g: i for i, g in enumerate(table.CUOC_GROUPS)}
@@ -148,16 +148,9 @@ def context_of(args: argparse.Namespace, rules: table.Rules) -> tuple[
 def evaluate(rules: table.Rules, hand: Sequence[int], laid: Sequence[win.Group],
              ctx: cuoc.WinContext) -> dict[str, Any]:
     """The verdict, the cước (`cuoc.Judgement`) and the score of one win under `rules`."""
-    verdict = win.engine(rules).judge(hand, laid, ctx.card, ctx.kind)
-    if not verdict.win:
+    verdict, j = declare.hand_judgement(rules, hand, laid, ctx)
+    if j is None:
         return {"verdict": verdict, "judgement": None, "score": None}
-    concealed = cards.counts(hand)
-    for g in laid:
-        for f in g.faces:
-            concealed[f] -= 1
-    if ctx.card is not None:
-        concealed[ctx.card] += 1
-    j = cuoc.judge(rules, concealed, laid, verdict, ctx)
     return {"verdict": verdict, "judgement": j, "score": score.score(rules, j)}
 
 
@@ -217,8 +210,7 @@ def judge_declaration(rules: table.Rules, j: cuoc.Judgement,
     d = cuoc.check_declaration(rules, j, named)
     if not d.correct:
         return d, None
-    paid = tuple(dataclasses.replace(h, replaced_by=None) for h in d.paid)
-    return d, score.score(rules, cuoc.Judgement(paid, ()))
+    return d, declare.paid_score(rules, d)
 
 
 # --------------------------------------------------------------------------- from a log
