@@ -684,12 +684,12 @@ def declaration_inputs(table: table_mod.Table, hands: int = DECLARATION_HANDS,
                        seed: int = 0) -> list[CaseInput]:
     """Focused cases of the declaration phase (xướng), for a table that has one: the
     first `hands` seeded hands (default options, the table's smallest player count,
-    eager play) that end in a win, each played to the win and then declared in every
-    way the machine lists first of its kind: correct, under (the correct declaration
-    less one cước) and over (plus one it does not hold), one case each; before the
+    eager play: wins, then claims) that end in a win, each played to the win and then
+    declared in every way the machine lists first of its kind: correct, under (the
+    correct declaration less one cước) and over (plus one it does not hold), one case
+    each; before the
     declaration an invalid step names a cước the table does not have.  None for a table
     without a declaration phase."""
-    from chanspec.checks.explore.invariants import choose
     from chanspec.model import declare
 
     players = min(table.variants)
@@ -709,7 +709,10 @@ def declaration_inputs(table: table_mod.Table, hands: int = DECLARATION_HANDS,
             acts = st.legal_actions()
             if not acts:
                 break
-            st.apply(choose(acts, rng, 1.0), check=False)
+            # eager play: a win when there is one, else a claim, else anything
+            wins = [a for a in acts if a.kind in ("u", "chiu-u")]
+            claims = [a for a in acts if a.kind in ("chiu", "eat", "reclaim")]
+            st.apply(wins[0] if wins else rng.choice(claims or acts), check=False)
         if st.phase != "declare":
             continue
         found += 1
