@@ -19,6 +19,8 @@ trace.  The hand is replayed on the reference machine (every line must conform) 
 win context is read from its history (`cuoc.won_hand`): the kind of win, the winning card
 and where it came from, the chíu made, the first round, the winner's dealt hand.
 ``--option`` values are laid over the log's own (the hand is replayed under the log's).
+A log whose winner declared (xướng, a table with a declaration phase) has that
+declaration judged too, unless ``--declare`` names another.
 
 The positional cards are every card held before the winning card, laid-down ones
 included (as for ``chanspec win``); each ``--laid`` names one laid-down group among them
@@ -223,8 +225,9 @@ class LogProblem(ValueError):
     """A ``--log`` file with nothing to score: unreadable, not conforming, no win."""
 
 
-def from_log(args: argparse.Namespace) -> tuple[table.Rules, cuoc.WonHand]:
-    """The rules and the win of the finished hand recorded in ``--log``; LogProblem (exit
+def from_log(args: argparse.Namespace) -> tuple[table.Rules, cuoc.WonHand, list[str] | None]:
+    """The rules, the win of the finished hand recorded in ``--log`` and the declaration
+    its winner made there (None: the table has no declaration phase); LogProblem (exit
     2) for a file that cannot be read, does not conform, or records no win."""
     from chanspec.checks.conform import replay
 
@@ -259,7 +262,8 @@ def from_log(args: argparse.Namespace) -> tuple[table.Rules, cuoc.WonHand]:
         rules = rules.table.resolve(rules.players, {**rules.options, **extra})
     if args.thong:
         won = dataclasses.replace(won, ctx=dataclasses.replace(won.ctx, thong=True))
-    return rules, won
+    made = (st.result or {}).get("declaration")
+    return rules, won, None if made is None else list(made["named"])
 
 
 def run_frequency(args: argparse.Namespace) -> int:
@@ -341,9 +345,10 @@ def run(args: argparse.Namespace) -> int:
     if args.frequency is not None:
         return run_frequency(args)
     won: cuoc.WonHand | None = None
+    logged: list[str] | None = None
     if args.log is not None:
         try:
-            rules, won = from_log(args)
+            rules, won, logged = from_log(args)
         except LogProblem as exc:
             print(f"chanspec score: {exc}", file=sys.stderr)
             return 2
@@ -362,6 +367,8 @@ def run(args: argparse.Namespace) -> int:
         raise win.HandError(f"this hand does not win, so it has no score: {v.reason_en} "
                             f"(rows: {', '.join(v.rules)}); chanspec win explains why")
     named = parse_declaration(args.declare, rules) if args.declare is not None else None
+    if named is None and won is not None:
+        named = logged  # the declaration the log's winner made (xướng), judged again
     alts = readings(rules, hand, laid, ctx, res)
     decl = None if named is None else judge_declaration(rules, res["judgement"], named)
     if args.json:
