@@ -20,6 +20,11 @@ How a hand flows (each step cites the table's rows; the ids are in spec/family.t
   at its gate and the seat whose turn it is draws.
 * eating and in-turn chíu are followed by a discard; out-of-turn chíu by a return.
 * an empty nọc when a draw is due ends the hand drawn.
+* a win ends the hand, unless the table has a declaration phase (``[turn] declare_rule``
+  reads ``declare``, classic Chắn): then the winner is pending in phase ``declare`` and
+  names their cước (a ``declare`` action, xướng); the machine judges it against the
+  cước the hand holds and settles it as ``[declaration]`` says (model/declare.py), and
+  the hand ends.
 
 The state is plain data (lists and ints); `copy()` is cheap and `to_json()` /
 `State.replay()` rebuild it from the deal and the action list.
