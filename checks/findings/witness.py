@@ -39,9 +39,15 @@ WIN = ("u", "chiu-u")
 
 
 def observe(st: State) -> tuple[frozenset[Action], Any]:
-    """What a player can tell apart: the legal actions, and the result once over."""
+    """What a player can tell apart: the legal actions, and the result once over (with,
+    after a declaration, its judgement, consequence and the totals paid or owed)."""
     out = st.outcome()
     res = None if out is None else (out.get("result"), out.get("winner"), out.get("kind"))
+    d = None if out is None else out.get("declaration")
+    if res is not None and d is not None:
+        res += (d["judgement"], d["consequence"],
+                None if d["paid"] is None else d["paid"]["total"] + d["paid"]["ga"],
+                None if d["den"] is None else d["den"]["total"] + d["den"]["ga"])
     return frozenset(st.legal_actions()), res
 
 
