@@ -377,6 +377,9 @@ class Watch:
                 break
             if e.get("type") in ("passed-on", "dead", "draw", "end"):
                 break
+        if applied is None and st.phase == "declare" and st.result is not None:
+            # a win under a table with a declaration phase: no end line until xướng
+            applied = (str(st.result["kind"]), int(st.result["winner"]))
         if self.stats is not None:
             self.stats.windows_resolved += 1
             k = applied[0] if applied else "none"
