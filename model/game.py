@@ -1093,8 +1093,8 @@ class State:
     def _is_legal(self, a: Action) -> bool:
         """``a in self.legal_actions()``, without building the whole list."""
         s = a.seat
-        if self.phase in ("over", CHANCE):
-            return False
+        if self.phase in ("over", CHANCE) or (a.cuoc and self.phase != "declare"):
+            return False  # (only a declaration names cước)
         if a.kind == "timeout":
             return (a.card is None and self._plan.auto_timeout and s in self.pending()
                     and self._timeout_action(s) is not None)
@@ -1108,8 +1108,6 @@ class State:
         if self.phase == "declare":
             return (s == self.actor and a.kind == "declare" and a.card is None
                     and declare_mod.check_named(self.rules, a.cuoc) is None)
-        if a.cuoc:
-            return False
         if s != self.actor:
             return False
         if self.phase == "opening" and a.kind == "u":

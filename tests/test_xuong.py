@@ -12,6 +12,7 @@ and that the family's table never declares.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -265,7 +266,9 @@ def test_the_family_table_never_declares(seed: int, players: int) -> None:
     rng = random.Random(seed)
     while not s.is_terminal() and s.legal_actions():
         assert s.phase != "declare"
-        s.apply(choose(s.legal_actions(), rng, 0.9), check=False)
+        a = choose(s.legal_actions(), rng, 0.9)
+        assert not s.is_legal(dataclasses.replace(a, cuoc=("cuoc-chi",)))  # only xướng names
+        s.apply(a, check=False)
     assert s.phase != "declare"
     assert all(a.kind != "declare" and not a.cuoc for a in s.history)
     out = s.outcome()
