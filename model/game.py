@@ -22,6 +22,11 @@ How a hand flows (each step cites the table's rows; the ids are in spec/family.t
   at its gate and the seat whose turn it is draws.
 * eating and in-turn chíu are followed by a discard; out-of-turn chíu by a return.
 * an empty nọc when a draw is due ends the hand drawn.
+* a win ends the hand, unless the table has a declaration phase (``[turn] declare_rule``
+  reads ``declare``, classic Chắn): then the winner is pending in phase ``declare`` and
+  names their cước (a ``declare`` action, xướng); the machine judges it against the
+  cước the hand holds and settles it as ``[declaration]`` says (model/declare.py), and
+  the hand ends.
 
 The state is plain data (lists and ints); `copy()` is cheap and `to_json()` /
 `State.replay()` rebuild it from the deal and the action list.
@@ -36,6 +41,8 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from . import cai, cards
+from . import declare as declare_mod
+from .cuoc import Judgement, won_hand
 from .table import SCOPED_BANS, Rules
 from .win import Group, WinEngine, engine
 
@@ -46,6 +53,16 @@ SOURCE_VI = {"draw": "quân bốc", "discard": "quân đánh ra", "return": "qu�
 SOURCE_EN = {"draw": "drawn card", "discard": "discarded card", "return": "returned card"}
 WIN_VI = {"u": "Ù thường", "chiu-u": "Chíu-Ù"}
 WIN_EN = {"u": "an ordinary ù", "chiu-u": "chíu-ù"}
+# what a declaration judged so means (vi, en), for explanations
+DECLARE_WORDS = {
+    "correct": ("xướng đúng và đủ", "a correct and complete declaration"),
+    "over": ("xướng sai: gọi cước bài không có, hoặc cước đã bị cước khác thay",
+             "a wrong declaration (xướng sai): it names a cước the hand lacks, or one that "
+             "another cước named replaces"),
+    "under": ("xướng thiếu: cước bỏ sót không được trả", "an under-declaration: the cước left "
+              "out are not paid"),
+    "must-missing": ("bỏ sót cước buộc phải xướng", "a cước that must be declared is left out"),
+}
 
 
 class ActionError(ValueError):
@@ -70,13 +87,18 @@ class Action:
     ``discard``  discard ``card`` to one's own gate
     ``return``   give ``card`` back to the interrupted gate after an out-of-turn chíu
     ``timeout``  (environment) the pending ``seat`` stayed silent too long
+    ``declare``  (after a win, under a table with a declaration phase) the winner names
+                 the cước rows ``cuoc`` (xướng), sorted
     """
 
     kind: str
     seat: int
     card: int | None = None
+    cuoc: tuple[str, ...] = ()
 
     def code(self) -> str:
+        if self.kind == "declare":
+            return f"{self.seat}:declare {','.join(self.cuoc)}".rstrip()
         c = "" if self.card is None else f" {cards.code(self.card)}"
         return f"{self.seat}:{self.kind}{c}"
 
@@ -84,18 +106,25 @@ class Action:
         d: dict[str, Any] = {"type": self.kind, "seat": self.seat}
         if self.card is not None:
             d["card"] = cards.CODES[self.card]
+        if self.kind == "declare":
+            d["cuoc"] = list(self.cuoc)
         return d
 
     @staticmethod
     def from_json(d: dict[str, Any]) -> Action:
         card = d.get("card")
-        return Action(str(d["type"]), int(d["seat"]), None if card is None else cards.parse(card))
+        return Action(str(d["type"]), int(d["seat"]), None if card is None else cards.parse(card),
+                      tuple(str(r) for r in d.get("cuoc", ())))
 
     @staticmethod
     def parse(text: str) -> Action:
-        """``"2:eat 3n"`` -> Action("eat", 2, 3n)."""
+        """``"2:eat 3n"`` -> Action("eat", 2, 3n); ``"0:declare cuoc-chi,cuoc-tom"`` ->
+        Action("declare", 0, cuoc=("cuoc-chi", "cuoc-tom"))."""
         seat, _, rest = text.partition(":")
         kind, _, card = rest.strip().partition(" ")
+        if kind == "declare":
+            return Action(kind, int(seat), None,
+                          tuple(r for r in card.replace(",", " ").split() if r))
         return Action(kind, int(seat), cards.parse(card) if card.strip() else None)
 
 
@@ -339,6 +368,8 @@ class _Plan:
         self.decline_pass_only = mv("turn.decline_rule") == "pass-only"
         # letting a win on a card from the nọc go is recorded as a fault (bỏ ù)
         self.decline_fault = mv("turn.decline_fault_rule") == "fault"
+        # after a win the winner declares their cước (xướng) before the hand ends
+        self.declares = mv("turn.declare_rule") == "declare"
         # letting one's own drawn card go creates the bans of letting a card go
         self.own_draw_bans = mv("turn.own_draw_pass_rule") == "counts"
         # giving a card back after an out-of-turn chíu is not a discard
@@ -446,7 +477,7 @@ class State:
         self.noc: tuple[int, ...] = ()
         self.noc_pos = 0
         self.opener = 0
-        self.phase = CHANCE  # chance | opening | window | discard | return | over
+        self.phase = CHANCE  # chance | opening | window | discard | return | declare | over
         self.actor: int | None = None  # for opening/discard/return
         self.window: Window | None = None
         self.interrupted: Window | None = None  # the window an out-of-turn chíu broke
@@ -459,6 +490,8 @@ class State:
         self._plan = _plan(rules)
         # per seat, an index of its marks (None: to rebuild); see _ban_index
         self._bans: list[dict[str, Any] | None] = [None] * self.n
+        # the cước the winner truly holds (phase declare), worked out once
+        self._truth: Judgement | None = None
         if deal is not None:
             self.apply_deal(deal)
 
@@ -507,7 +540,7 @@ class State:
 
     def pending(self) -> tuple[int, ...]:
         """Seats whose decision is awaited, in seat order."""
-        if self.phase in ("opening", "discard", "return"):
+        if self.phase in ("opening", "discard", "return", "declare"):
             assert self.actor is not None
             return (self.actor,)
         if self.phase == "window":
@@ -542,6 +575,11 @@ class State:
                     continue
                 acts.extend(opts)
                 acts.append(self._plan.act["pass"][s])
+        elif self.phase == "declare":
+            assert self.actor is not None
+            if seat is not None and seat != self.actor:
+                return []
+            return self._declarations()
         else:
             assert self.actor is not None
             if seat is not None and seat != self.actor:
@@ -881,7 +919,7 @@ class State:
     # ------------------------------------------------------------------ explanations
     def explain(self, action: Action) -> Explanation:
         """Why an action is legal (the rules that allow it) or not (those that forbid it)."""
-        legal = action in self.legal_actions()
+        legal = self._is_legal(action)
         rules, en, vi = self._reasons(action, legal)
         return Explanation(legal, tuple(dict.fromkeys(rules)), en, vi)
 
@@ -894,6 +932,8 @@ class State:
             out += [Action("u", seat), Action("chiu-u", seat), Action("chiu", seat)]
             out += [Action("eat", seat, y) for y in held]
             out.append(Action("pass", seat))
+        elif self.phase == "declare":
+            out += self._declarations() if seat == self.actor else [Action("declare", seat)]
         elif self.phase in ("opening", "discard", "return"):
             if self.phase == "opening":
                 out.append(Action("u", seat))
@@ -914,6 +954,13 @@ class State:
             return ([rid("turn.reveal_rule")], "the hand is over", "ván đã kết thúc")
         if self.phase == CHANCE:
             return ([rid("deck.rule")], "the cards are not dealt yet", "chưa chia bài")
+        if self.phase == "declare" and a.kind != "timeout":
+            return self._declare_reasons(a, legal)
+        if a.kind == "declare":
+            return ([rid("turn.declare_rule") if self._plan.declares else
+                     rid("turn.reveal_rule")],
+                    "a declaration comes only after a win, under a table with a declaration "
+                    "phase", "chỉ xướng sau khi ù, khi bảng luật có bước xướng")
         pending = self.pending()
         if s not in pending and a.kind != "timeout":
             if self.phase == "window" and self.window is not None and s in self.window.responses:
@@ -1150,6 +1197,9 @@ class State:
             self._event({"type": "timeout-as", "seat": action.seat, "action": action.as_json()})
         k = action.kind
         s = action.seat
+        if self.phase == "declare":
+            self._declare(s, action.cuoc)
+            return
         if not self._plan.enforce and self.phase in ("opening", "discard", "return"):
             self._record_faults(action)
         if self.phase == "opening":
@@ -1175,8 +1225,8 @@ class State:
     def _is_legal(self, a: Action) -> bool:
         """``a in self.legal_actions()``, without building the whole list."""
         s = a.seat
-        if self.phase in ("over", CHANCE):
-            return False
+        if self.phase in ("over", CHANCE) or (a.cuoc and self.phase != "declare"):
+            return False  # (only a declaration names cước)
         if a.kind == "timeout":
             return (a.card is None and self._plan.auto_timeout and s in self.pending()
                     and self._timeout_action(s) is not None)
@@ -1187,12 +1237,21 @@ class State:
             if opts is None or s in w.responses:
                 return False
             return (a.kind == "pass" and a.card is None) or a in opts
+        if self.phase == "declare":
+            return (s == self.actor and a.kind == "declare" and a.card is None
+                    and declare_mod.check_named(self.rules, a.cuoc) is None)
         if s != self.actor:
             return False
         if self.phase == "opening" and a.kind == "u":
             return a.card is None and self._can_win_opening(s)
         kind = "return" if self.phase == "return" else "discard"
         return a.kind == kind and a.card is not None and a.card in self._discardable(s)
+
+    def is_legal(self, a: Action) -> bool:
+        """Whether `a` may be applied here.  The same as ``a in legal_actions()`` except
+        in the declaration phase, where every declaration naming cước of the table (each
+        once, sorted) is legal and `legal_actions` lists a representative few."""
+        return self._is_legal(a)
 
     def child(self, action: Action) -> State:
         c = self.copy()
@@ -1513,8 +1572,65 @@ class State:
         }
         if self.faults:
             self.result["faults"] = [dict(f) for f in self.faults]
-        self._event({"type": "end", "result": "win", "seat": s, "kind": kind,
-                     "card": self.result["card"], "hand": self.result["hand"]})
+        if self._plan.declares:
+            # xướng: the winner names their cước before the hand ends (see `_declare`)
+            self.phase, self.actor = "declare", s
+            return
+        self._end_win()
+
+    def _end_win(self) -> None:
+        r = self.result
+        assert r is not None
+        self._event({"type": "end", "result": "win", "seat": r["winner"], "kind": r["kind"],
+                     "card": r["card"], "hand": r["hand"]})
+
+    # ------------------------------------------------------------------ declaring
+    def truth(self) -> Judgement:
+        """The cước the winner truly holds (phase declare or a declared win): read from
+        the hand's history (`cuoc.won_hand`) and judged by `cuoc.judge`.  The machine
+        plays one hand: thông (the previous hand) is never known here."""
+        if self._truth is None:
+            won = won_hand(self)
+            _, j = declare_mod.hand_judgement(self.rules, won.hand, won.laid, won.ctx)
+            assert j is not None, "a win the engine judged a win"
+            self._truth = j
+        return self._truth
+
+    def _declarations(self) -> list[Action]:
+        """`legal_actions` in phase declare: a representative set (`declare.representative`:
+        the correct declaration, each single under- and over-declaration)."""
+        s = self.actor
+        assert s is not None
+        return [Action("declare", s, None, d) for d in declare_mod.representative(
+            self.truth(), declare_mod.cuoc_ids(self.rules))]
+
+    def _declare(self, s: int, named: tuple[str, ...]) -> None:
+        """Judge the winner's declaration, settle it, and end the hand."""
+        judged = declare_mod.judge_declaration(self.rules, self.truth(), named)
+        assert self.result is not None
+        self.result["declaration"] = judged.as_json()
+        self.phase, self.actor = "over", None
+        self._event({"type": "declared", "seat": s, "judgement": judged.judgement,
+                     "consequence": judged.consequence, "rules": list(judged.rules)})
+        self._end_win()
+
+    def _declare_reasons(self, a: Action, legal: bool) -> tuple[list[str], str, str]:
+        """Why a decision in phase declare is allowed or not, with the rows that decide."""
+        rid = self.rules.rid
+        base = [rid("turn.declare_rule"), rid("declaration.rule")]
+        if a.seat != self.actor:
+            return (base, f"seat {self.actor} won and declares now",
+                    f"người {self.actor} ù và đang xướng")
+        if a.kind != "declare" or a.card is not None:
+            return (base, "the winner declares their cước now (a declare action)",
+                    "người ù phải xướng cước bây giờ")
+        bad = declare_mod.check_named(self.rules, a.cuoc)
+        if bad is not None:
+            return (base, bad, "xướng phải gọi tên các cước của bảng, mỗi cước một lần, "
+                    "theo thứ tự")
+        judged = declare_mod.judge_declaration(self.rules, self.truth(), a.cuoc)
+        vi, en = DECLARE_WORDS[judged.judgement]
+        return (base + list(judged.rules), f"allowed: {en}", f"được phép: {vi}")
 
     # ------------------------------------------------------------------ identity
     def copy(self) -> State:
@@ -1534,6 +1650,7 @@ class State:
         c.discarded = [set(d) for d in self.discarded]
         c.result = None if self.result is None else dict(self.result)
         c.faults = list(self.faults)
+        c._truth = self._truth
         c._plan = self._plan
         c._bans = [None] * self.n  # indexes are updated in place: rebuilt lazily
         return c
@@ -1545,6 +1662,7 @@ class State:
         that ask what another option value would allow here; the past is not replayed."""
         c = self.copy()
         c.rules, c.engine, c._plan = rules, engine(rules), _plan(rules)
+        c._truth = None  # the cước held are judged under `rules`
         if c.window is not None:
             c.window.options = c._window_options(c.window)
         return c
@@ -1568,7 +1686,9 @@ class State:
             tuple(frozenset((m.rule, m.ban, m.face) for m in ms) for ms in self.marks),
             tuple(frozenset(d) for d in self.discarded),
             None if self.result is None else (self.result.get("winner"),
-                                              self.result.get("kind")),
+                                              self.result.get("kind"))
+            + ((tuple(self.result["declaration"]["named"]),)
+               if "declaration" in self.result else ()),
             tuple((f["seat"], tuple(f["rules"])) for f in self.faults),
         )
 
@@ -1630,7 +1750,8 @@ class State:
             return v.opener_cards if seat == self.opener else v.other_cards
         if self.phase in ("discard", "return") and seat == self.actor:
             return v.other_cards + 1
-        if self.phase == "over" and self.result and self.result.get("winner") == seat:
+        if (self.phase in ("over", "declare") and self.result
+                and self.result.get("winner") == seat):
             return self.hand_size(seat)  # the winner took the card
         return v.other_cards
 

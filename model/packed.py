@@ -154,6 +154,8 @@ def unsupported(rules: Rules) -> str | None:
         return "restrictions of scope any"
     if rules.opening_min_chan != rules.min_chan:
         return "a win on the dealt hand with fewer chắn than any other win"
+    if plan.declares:
+        return "a declaration phase after a win ([turn] declare_rule: xướng)"
     return None
 
 

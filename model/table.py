@@ -75,6 +75,8 @@ SCOPED_BANS = ("eat-chan", "eat-ca", "chiu", "discard", "eat-ca-with")
 CA_KINDS = ("same-rank", "within-group", "pair", "special-flag")
 WIN_KINDS = ("u", "chiu-u", "opening")
 PRIORITY_CLAIMS = ("u", "chiu-u", "chiu", "reclaim", "eat")
+# What a declaration (xướng) wrong in one way leads to (`[declaration]`, model/declare.py).
+DECLARE_CONSEQUENCES = ("paid-named", "den")
 # Option rows the machine interprets by role: the values it knows for each.
 MACHINE_VALUES: dict[str, tuple[str, ...]] = {
     "turn.drawn_offer_rule": ("drawer-then-next", "next-only"),
@@ -100,11 +102,20 @@ MACHINE_VALUES: dict[str, tuple[str, ...]] = {
     "cai.card_rule": ("opener-hand", "noc"),
     # the reading of laid groups when a win is judged (model/win.py, `Rules.laid_pooled`)
     "win.laid_rule": ("as-laid", "pooled"),
+    # after a win the winner declares their cước (xướng): a phase of the machine
+    "turn.declare_rule": ("none", "declare"),
+    # what a declaration that is wrong in one way costs (`model/declare.py`, `[declaration]`):
+    # paid-named: the winner is paid for the cước named and held; den: the winner pays
+    "declaration.over_rule": DECLARE_CONSEQUENCES,
+    "declaration.under_rule": DECLARE_CONSEQUENCES,
+    "declaration.must_missing_rule": DECLARE_CONSEQUENCES,
+    # what the winner pays (den): the worth of the cước named, or of those truly held
+    "declaration.den_amount_rule": ("declared", "held"),
 }
 # What the machine reads for a role the table leaves out (only the optional roles).
 MACHINE_DEFAULTS = {"eating.split_chan_rule": "allowed", "eating.no_split_scope_rule": "always",
                     "turn.restriction_mode_rule": "forbid", "win.laid_rule": "as-laid",
-                    "turn.decline_fault_rule": "free"}
+                    "turn.decline_fault_rule": "free", "turn.declare_rule": "none"}
 # Where a row's words are in the family's text: "<seed file> §<part> ¶<n>|•<n> s<m>[-<k>]",
 # several places separated by "; " (paragraph or bullet n of part, sentence m of it).
 # A text without numbered parts is placed by heading: "[<heading>] ¶<n>|•<n>|#<n> s<m>[-<k>]"
@@ -795,7 +806,7 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
     base = ["schema", "ruleset", "deck", "variant", "pairing", "win", "rule"]
     ck.keys("(top level)", data, base + ["turn"] + (list(TURN_SECTIONS) if played else []),
             ([] if played else [s for s in TURN_SECTIONS if s != "turn"])
-            + ["cuoc", "scoring", "cai"])
+            + ["cuoc", "scoring", "cai", "declaration"])
     if data.get("schema") != 1:
         ck.add("(top level)", "schema",
                f"this chanspec reads schema 1, found {data.get('schema')!r}")
@@ -931,6 +942,7 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
     _validate_cai(ck, data, rows, variants)
     _check_machine_values(ck, data, rows)
     _validate_cuoc(ck, data, rows)
+    _validate_declaration(ck, data, rows)
     return rows, variants
 
 
@@ -1318,6 +1330,57 @@ def _validate_scoring(ck: _Checker, data: Mapping[str, Any], rows: Mapping[str, 
                    f"{row.id!r} ({', '.join(row.values)})")
 
 
+DECLARATION_ROLES = ("over_rule", "under_rule", "den_amount_rule")
+
+
+def _validate_declaration(ck: _Checker, data: Mapping[str, Any],
+                          rows: Mapping[str, Row]) -> None:
+    """``[declaration]``: the winner's declaration (xướng) and what a wrong one costs
+    (model/declare.py).  A table whose ``[turn] declare_rule`` is stated needs it, with
+    [[cuoc]] and [scoring]; the consequence roles are checked with `MACHINE_VALUES`."""
+    dc = data.get("declaration")
+    turn = data.get("turn")
+    declares = isinstance(turn, dict) and "declare_rule" in turn
+    if dc is None:
+        if declares:
+            ck.add("turn", "declare_rule", "a declaration phase needs a [declaration] section "
+                   "saying what a wrong declaration costs (see spec/README.md)")
+        return
+    played = not isinstance(turn, dict) or turn.get("flow", PLAYED_FLOWS[0]) in PLAYED_FLOWS
+    if played and not declares:
+        ck.add("declaration", "rule", "[declaration] needs [turn] declare_rule: the row that "
+               "puts a declaration phase after a win")
+    if "cuoc" not in data or "scoring" not in data:
+        ck.add("declaration", "rule", "a declaration names cước and is paid by a formula: "
+               "the table needs [[cuoc]] and [scoring]")
+    if not ck.keys("declaration", dc, ["rule", *DECLARATION_ROLES],
+                   ["must", "must_missing_rule"]):
+        return
+    ck.ref("declaration", "rule", dc.get("rule"), rows)
+    for f in DECLARATION_ROLES + ("must_missing_rule",):
+        if f in dc:
+            ck.ref("declaration", f, role_row(dc[f]), rows)
+    if ("must" in dc) != ("must_missing_rule" in dc):
+        ck.add("declaration", "must", "must (the cước that must be named) and "
+               "must_missing_rule (what leaving one out costs) go together")
+    cuoc_rows = {c.get("rule") for c in data.get("cuoc", []) if isinstance(c, dict)}
+    must = dc.get("must", [])
+    if not isinstance(must, list):
+        ck.add("declaration", "must", f"expected a list of {{ rule, cuoc, with }}, found {must!r}")
+        return
+    for i, m in enumerate(must):
+        fld = f"must[{i}]"
+        if not ck.keys(f"declaration.{fld}", m, ["rule", "cuoc"], ["with"]):
+            continue
+        ck.ref("declaration", f"{fld}.rule", m.get("rule"), rows)
+        for k in ("cuoc", "with"):
+            refs = m.get(k, [])
+            if not isinstance(refs, list) or (k == "cuoc" and not refs) or any(
+                    r not in cuoc_rows for r in refs):
+                ck.add("declaration", f"{fld}.{k}", f"expected a list of [[cuoc]] rows, "
+                       f"found {refs!r}")
+
+
 def _check_opening(ck: _Checker, win: Mapping[str, Any], rows: Mapping[str, Row]) -> None:
     """``opening_rule`` (an option row) and ``opening_min_chan_by_value``: the chắn a win
     on the dealt hand needs, for each value of that row."""
@@ -1554,7 +1617,8 @@ def _validate_turn(ck: _Checker, data: Mapping[str, Any], rows: dict[str, Row],
 # likewise (`MACHINE_DEFAULTS` says what the machine reads for an absent one).
 OPTIONAL_EATING_FIELDS = ["no_split_rule", "odd_group_exception_rule", "split_chan_rule",
                           "no_split_scope_rule", "odd_group"]
-OPTIONAL_TURN_FIELDS = ["chiu_yeu_rule", "restriction_mode_rule", "decline_fault_rule"]
+OPTIONAL_TURN_FIELDS = ["chiu_yeu_rule", "restriction_mode_rule", "decline_fault_rule",
+                        "declare_rule"]
 TURN_FIELDS = ["direction_rule", "opener_rule", "opening_win_rule", "next_opener_rule",
                "draw_rule", "react_rule", "drawn_offer_rule", "discard_rule", "chiu_rule",
                "chiu_yeu_rule", "chiu_optional_rule", "chiu_counts_rule", "chiu_return_rule",
@@ -1848,7 +1912,7 @@ def _resolve(table: Table, variant: Variant, options: Mapping[str, str]) -> Rule
                                         scope_rule, r.get("when", "")))
     rule_ids: dict[str, str] = {}
     machine: dict[str, str] = {}
-    for section in ("win", "eating", "turn", "cai"):
+    for section in ("win", "eating", "turn", "cai", "declaration"):
         for k, v in d.get(section, {}).items():
             if k.endswith("rule") and isinstance(role_row(v), str):
                 role = f"{section}.{k}"

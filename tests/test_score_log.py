@@ -49,7 +49,7 @@ def _independent(st: State) -> dict[str, Any]:
             window = None
         laid_before = len(ref.laid[w])
         ref.apply(a)
-        if ref.is_terminal():
+        if ref.is_terminal() or ref.phase == "declare":  # won (then the winner declares)
             break
         if ref.noc_pos > last_noc:
             # every nọc card drawn by this action; a draw window opened at the drawer's

@@ -24,9 +24,11 @@ from chanspec.model import cards
 from chanspec.model.game import Action, ActionError, State
 
 PHASE_VI = {"opening": "mở đầu", "discard": "phải đánh", "return": "phải trả cửa",
-            "window": "có quân ở cửa", "over": "ván đã hết", "chance": "chưa chia"}
+            "window": "có quân ở cửa", "declare": "người ù đang xướng", "over": "ván đã hết",
+            "chance": "chưa chia"}
 PHASE_EN = {"opening": "opening", "discard": "a discard is due", "return": "a return is due",
-            "window": "a card is at a gate", "over": "the hand is over", "chance": "not dealt"}
+            "window": "a card is at a gate", "declare": "the winner declares their cước",
+            "over": "the hand is over", "chance": "not dealt"}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

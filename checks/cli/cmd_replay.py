@@ -111,6 +111,11 @@ def render(result: replay.ReplayResult, lang: str) -> str:
                 card = "" if o.get("card") is None else f" {cards.name(cards.parse(o['card']))}"
                 end_vi = f"người {o['winner']} ù ({o['kind']}){card}"
                 end_en = f"seat {o['winner']} won ({o['kind']}){card}"
+                d = o.get("declaration")
+                if d is not None:  # the winner's declaration (xướng), judged
+                    rows = ", ".join(d["rules"])
+                    end_vi += f", xướng {d['judgement']} ({d['consequence']}; {rows})"
+                    end_en += f", declared: {d['judgement']} ({d['consequence']}; {rows})"
             else:
                 end_vi, end_en = "ván hòa (hết nọc)", "the hand was drawn (the nọc ran out)"
         else:

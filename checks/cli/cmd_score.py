@@ -19,6 +19,8 @@ trace.  The hand is replayed on the reference machine (every line must conform) 
 win context is read from its history (`cuoc.won_hand`): the kind of win, the winning card
 and where it came from, the chíu made, the first round, the winner's dealt hand.
 ``--option`` values are laid over the log's own (the hand is replayed under the log's).
+A log whose winner declared (xướng, a table with a declaration phase) has that
+declaration judged too, unless ``--declare`` names another.
 
 The positional cards are every card held before the winning card, laid-down ones
 included (as for ``chanspec win``); each ``--laid`` names one laid-down group among them
@@ -40,7 +42,7 @@ from typing import Any
 
 from chanspec.checks.cli.options import add_command, add_common, non_default_options, resolve
 from chanspec.checks.output import Ticker, pick, progress_every, say
-from chanspec.model import cards, cuoc, score, table, win
+from chanspec.model import cards, cuoc, declare, score, table, win
 
 KINDS: tuple[win.WinKind, ...] = ("u", "chiu-u", "opening")
 GROUP_ORDER = {g: i for i, g in enumerate(table.CUOC_GROUPS)}
@@ -148,16 +150,9 @@ def context_of(args: argparse.Namespace, rules: table.Rules) -> tuple[
 def evaluate(rules: table.Rules, hand: Sequence[int], laid: Sequence[win.Group],
              ctx: cuoc.WinContext) -> dict[str, Any]:
     """The verdict, the cước (`cuoc.Judgement`) and the score of one win under `rules`."""
-    verdict = win.engine(rules).judge(hand, laid, ctx.card, ctx.kind)
-    if not verdict.win:
+    verdict, j = declare.hand_judgement(rules, hand, laid, ctx)
+    if j is None:
         return {"verdict": verdict, "judgement": None, "score": None}
-    concealed = cards.counts(hand)
-    for g in laid:
-        for f in g.faces:
-            concealed[f] -= 1
-    if ctx.card is not None:
-        concealed[ctx.card] += 1
-    j = cuoc.judge(rules, concealed, laid, verdict, ctx)
     return {"verdict": verdict, "judgement": j, "score": score.score(rules, j)}
 
 
@@ -217,8 +212,7 @@ def judge_declaration(rules: table.Rules, j: cuoc.Judgement,
     d = cuoc.check_declaration(rules, j, named)
     if not d.correct:
         return d, None
-    paid = tuple(dataclasses.replace(h, replaced_by=None) for h in d.paid)
-    return d, score.score(rules, cuoc.Judgement(paid, ()))
+    return d, declare.paid_score(rules, d)
 
 
 # --------------------------------------------------------------------------- from a log
@@ -231,8 +225,9 @@ class LogProblem(ValueError):
     """A ``--log`` file with nothing to score: unreadable, not conforming, no win."""
 
 
-def from_log(args: argparse.Namespace) -> tuple[table.Rules, cuoc.WonHand]:
-    """The rules and the win of the finished hand recorded in ``--log``; LogProblem (exit
+def from_log(args: argparse.Namespace) -> tuple[table.Rules, cuoc.WonHand, list[str] | None]:
+    """The rules, the win of the finished hand recorded in ``--log`` and the declaration
+    its winner made there (None: the table has no declaration phase); LogProblem (exit
     2) for a file that cannot be read, does not conform, or records no win."""
     from chanspec.checks.conform import replay
 
@@ -267,7 +262,8 @@ def from_log(args: argparse.Namespace) -> tuple[table.Rules, cuoc.WonHand]:
         rules = rules.table.resolve(rules.players, {**rules.options, **extra})
     if args.thong:
         won = dataclasses.replace(won, ctx=dataclasses.replace(won.ctx, thong=True))
-    return rules, won
+    made = (st.result or {}).get("declaration")
+    return rules, won, None if made is None else list(made["named"])
 
 
 def run_frequency(args: argparse.Namespace) -> int:
@@ -349,9 +345,10 @@ def run(args: argparse.Namespace) -> int:
     if args.frequency is not None:
         return run_frequency(args)
     won: cuoc.WonHand | None = None
+    logged: list[str] | None = None
     if args.log is not None:
         try:
-            rules, won = from_log(args)
+            rules, won, logged = from_log(args)
         except LogProblem as exc:
             print(f"chanspec score: {exc}", file=sys.stderr)
             return 2
@@ -370,6 +367,8 @@ def run(args: argparse.Namespace) -> int:
         raise win.HandError(f"this hand does not win, so it has no score: {v.reason_en} "
                             f"(rows: {', '.join(v.rules)}); chanspec win explains why")
     named = parse_declaration(args.declare, rules) if args.declare is not None else None
+    if named is None and won is not None:
+        named = logged  # the declaration the log's winner made (xướng), judged again
     alts = readings(rules, hand, laid, ctx, res)
     decl = None if named is None else judge_declaration(rules, res["judgement"], named)
     if args.json:

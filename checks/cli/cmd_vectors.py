@@ -5,7 +5,9 @@ coverage of every rule row and option value) and the coverage table inside
 DIR/README.md (between its coverage markers; the rest of the README is left alone).
 Generation is deterministic: the same table and machine give the same files.  The
 hand-checked golden games (tests/golden/*.json of a source checkout, or ``--golden DIR``)
-become the cases ``g01-…``; ``--no-golden`` leaves them out.
+become the cases ``g01-…``; ``--no-golden`` leaves them out.  For a table with a
+declaration phase (classic), ``--declarations N`` won hands are each declared correctly,
+under and over (the cases ``x01-…``).
 
 ``--check`` rebuilds every case already in DIR from its inputs (start and steps) and
 reports those whose expectations changed (exit 1), e.g. after a change to the machine
@@ -44,6 +46,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--extra-seeds", type=int, default=vectors.EXTRA_SEEDS, metavar="N",
                    help=f"số ván thêm cho mỗi mục còn thiếu / extra hands per target still "
                         f"missing (default {vectors.EXTRA_SEEDS})")
+    p.add_argument("--declarations", type=int, default=vectors.DECLARATION_HANDS, metavar="N",
+                   help=f"số ván ù có ca xướng (đúng, thiếu, sai), với bảng có bước xướng / won "
+                        f"hands whose declarations (correct, under, over) become cases, for a "
+                        f"table with a declaration phase (default "
+                        f"{vectors.DECLARATION_HANDS})")
     p.add_argument("--golden", metavar="DIR", default=None,
                    help="thư mục các ván mẫu đã kiểm tay / folder of the hand-checked golden "
                         "games (default: tests/golden of the source checkout)")
@@ -79,9 +86,9 @@ def run(args: argparse.Namespace) -> int:
             if res.readme_stale:
                 print("  stale: README.md coverage table")
         return 0 if res.ok else 1
-    if args.seeds < 1 or args.extra_seeds < 0:
-        print("chanspec vectors: --seeds must be at least 1, --extra-seeds not negative",
-              file=sys.stderr)
+    if args.seeds < 1 or args.extra_seeds < 0 or args.declarations < 0:
+        print("chanspec vectors: --seeds must be at least 1, --extra-seeds and "
+              "--declarations not negative", file=sys.stderr)
         return 2
     golden = None if args.no_golden else Path(args.golden or vectors.GOLDEN_DIR)
     if golden is not None and not golden.is_dir():
@@ -93,7 +100,8 @@ def run(args: argparse.Namespace) -> int:
     prepare_output_dir(args.out)  # before generating, not after
     t0 = time.monotonic()
     try:
-        docs = vectors.generate(table, args.seeds, extra_seeds=args.extra_seeds, golden=golden)
+        docs = vectors.generate(table, args.seeds, extra_seeds=args.extra_seeds, golden=golden,
+                                declarations=args.declarations)
     except vectors.VectorError as exc:
         print(f"chanspec vectors: {exc}", file=sys.stderr)
         return 2

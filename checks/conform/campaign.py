@@ -24,6 +24,7 @@ builder) is kept for property tests.
 from __future__ import annotations
 
 import collections
+import dataclasses
 import json
 import random
 import threading
@@ -705,7 +706,7 @@ class Runner:
         lookup = self._lookup
         for i, a in enumerate(acts):
             act = None
-            if isinstance(a, dict) and len(a) <= 3:
+            if isinstance(a, dict) and len(a) <= 3 and "cuoc" not in a:
                 t, s_, c = a.get("type"), a.get("seat"), a.get("card")
                 if isinstance(t, str) and type(s_) is int and (c is None or isinstance(c, str)):
                     act = lookup.get((t, s_, c, n))
@@ -717,7 +718,8 @@ class Runner:
                     act = logs.LineCheck("<legal>", 1, a, n).action_fields(a, f"actions[{i}].")
                 except logs.LogError as exc:
                     raise e.fail("protocol", f"{who}: {exc.field}: {exc.message}") from None
-                lookup[(a.get("type"), a.get("seat"), a.get("card"), n)] = act
+                if "cuoc" not in a:  # a declaration is not keyed by its card
+                    lookup[(a.get("type"), a.get("seat"), a.get("card"), n)] = act
             if seat is not None and act.seat != seat:
                 raise e.fail("protocol", f"{who}: actions[{i}] is an action of seat "
                              f"{act.seat}: {act.code()}")
@@ -1006,11 +1008,11 @@ class Runner:
         if not self.rename:
             return acts if isinstance(acts, frozenset) else frozenset(acts)
         r = self.rename
-        return frozenset(Action(r.get(a.kind, a.kind), a.seat, a.card) for a in acts)
+        return frozenset(dataclasses.replace(a, kind=r.get(a.kind, a.kind)) for a in acts)
 
     def _renamed(self, a: Action) -> Action:
         k = self.rename.get(a.kind)
-        return a if k is None else Action(k, a.seat, a.card)
+        return a if k is None else dataclasses.replace(a, kind=k)
 
     def _legal_texts(self, n: int) -> list[str]:
         if self.legal_all:
@@ -1074,6 +1076,8 @@ class Runner:
                 raise self.engine.fail("protocol", "'outcome' with terminal true needs an "
                                        "'outcome' object")
             theirs["outcome"] = {k: o.get(k) for k in ("result", "winner", "kind", "card")}
+            if "declaration" in (ref.outcome() or {}):  # and how the declaration was judged
+                theirs["outcome"].update({k: o.get(k) for k in ("judgement", "consequence")})
         mine = outcome_json(ref)
         if self.rename and mine.get("outcome"):
             o = dict(mine["outcome"])

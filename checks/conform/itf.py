@@ -11,7 +11,9 @@ i-th action, whose record is in the variable ``action``.  State 0's action is th
 its seat is the opener and its card the cái card turned face up, under a table with the
 dealing ritual (``""`` without one).  Every record keeps the same
 fields in every state (typed tools such as Apalache want that): "no card" is ``""`` and
-"no seat" is ``-1``.
+"no seat" is ``-1``.  Under a table with a declaration phase (``[turn] declare_rule``)
+every action record also has ``cuoc`` (the cước rows a ``declare`` names, else ``[]``)
+and the outcome ``judgement`` (of the declaration, ``""`` before it).
 
 The trace's ``#meta.chanspec`` holds the ruleset, players, options and deal, so that
 `to_log()` (and ``chanspec replay``) can replay the trace on the reference machine.
@@ -31,6 +33,7 @@ from chanspec.checks.conform import logs
 from chanspec.checks.output import write_atomic
 from chanspec.model import cards
 from chanspec.model import table as table_mod
+from chanspec.model.declare import declares
 from chanspec.model.game import Action, Deal, State
 
 FORMAT_DESCRIPTION = "https://apalache-mc.org/docs/adr/015adr-trace.html"
@@ -46,16 +49,22 @@ def state_vars(st: State, action: Action | None) -> dict[str, Any]:
     """The ITF values of every variable in one state."""
     w = st.window
     out = st.outcome()
-    if out is not None:
+    if out is not None and st.is_terminal():
         outcome = {"result": out["result"], "winner": -1 if out.get("winner") is None
                    else out["winner"], "kind": out.get("kind") or "", "card": out.get("card") or ""}
+    elif out is not None:  # a win whose declaration is awaited
+        outcome = {"result": "declaring", "winner": out["winner"], "kind": out.get("kind") or "",
+                   "card": out.get("card") or ""}
     else:
         outcome = {"result": "stuck" if st.is_stuck() else "ongoing", "winner": -1, "kind": "",
                    "card": ""}
+    act = ({"type": "deal", "seat": st.opener, "card": _code(st.cai_card())} if action is None else
+           {"type": action.kind, "seat": action.seat, "card": _code(action.card)})
+    if declares(st.rules):
+        act["cuoc"] = [] if action is None else list(action.cuoc)
+        outcome["judgement"] = ((out or {}).get("declaration") or {}).get("judgement", "")
     return {
-        "action": ({"type": "deal", "seat": st.opener, "card": _code(st.cai_card())}
-                   if action is None else
-                   {"type": action.kind, "seat": action.seat, "card": _code(action.card)}),
+        "action": act,
         "phase": st.phase,
         "pending": {"#set": list(st.pending())},
         "hands": [cards.codes(cards.expand(h)) for h in st.hands],
@@ -138,6 +147,8 @@ def to_log(doc: Mapping[str, Any], source: str = "<itf>",
         obj = {"type": a.get("type"), "seat": a.get("seat")}
         if a.get("card"):
             obj["card"] = a["card"]
+        if a.get("type") == "declare":
+            obj["cuoc"] = a.get("cuoc")
         ln = logs.LineCheck(source, 1, obj, rules.players)
         if obj["type"] not in logs.ACTION_TYPES:
             raise ln.fail(f"states[{i}].action.type", f"expected one of "

@@ -8,9 +8,11 @@ and strict reader.  In short:
   for logs chanspec itself wrote, the ``seed`` it dealt from);
 * *action* lines are decisions, exactly `Action.as_json()` of the machine:
   ``u``, ``chiu-u``, ``chiu``, ``eat``, ``reclaim``, ``pass``, ``discard``, ``return``,
-  ``timeout``.  A replayer checks each one is legal where it stands;
+  ``timeout``, and under a table with a declaration phase ``declare`` (its ``cuoc``: the
+  cước rows named, sorted).  A replayer checks each one is legal where it stands;
 * *consequence* lines are what the rules make happen after an action: ``draw``, ``laid``,
-  ``returned``, ``passed-on``, ``dead``, ``timeout-as``, ``declined``, ``banned`` and
+  ``returned``, ``passed-on``, ``dead``, ``timeout-as``, ``declined``, ``banned``,
+  ``fault``, ``declared`` (a declaration judged: its judgement, consequence and rows) and
   ``end``.  They are optional in a log, but each one present must agree with the rules,
   in order (and a log that writes ``banned`` lines must write all of them).
 
@@ -31,19 +33,22 @@ from typing import Any
 
 from chanspec.checks.output import with_article
 from chanspec.model import cai, cards
+from chanspec.model import declare as declare_mod
 from chanspec.model import table as table_mod
 from chanspec.model.game import Action, ActionError, Deal, Mark, State, check_cai, deal_random
 
 FORMAT = "chanspec-log"
 VERSION = 1
-ACTION_TYPES = ("u", "chiu-u", "chiu", "eat", "reclaim", "pass", "discard", "return", "timeout")
+ACTION_TYPES = ("u", "chiu-u", "chiu", "eat", "reclaim", "pass", "discard", "return", "timeout",
+                "declare")
 CARD_ACTIONS = frozenset({"eat", "reclaim", "discard", "return"})
 CONSEQUENCE_TYPES = ("draw", "laid", "returned", "passed-on", "dead", "timeout-as", "declined",
-                     "banned", "fault", "end")
+                     "banned", "fault", "declared", "end")
 # The bans a ``banned`` line names: every kind a restriction row may create
 # (`chanspec.model.table.BANS`) but ``win``, which is the ``declined`` line.
 BAN_KINDS = tuple(b for b in table_mod.BANS if b != "win")
 END_RESULTS = ("win", "draw")  # a stuck hand is not over: no end line
+CONSEQUENCES = ("paid",) + table_mod.DECLARE_CONSEQUENCES
 WIN_KINDS = ("u", "chiu-u", "opening")
 EXTENSION_PREFIX = "x-"
 # A deal's fields; cai (the cái card, face up) and drawer (who drew it) only under a
@@ -63,6 +68,10 @@ _CONSEQUENCE_FIELDS: dict[str, tuple[dict[str, str], dict[str, str]]] = {
     "banned": ({"seat": "seat", "ban": "ban-kind", "face": "card-or-null", "rule": "rule"}, {}),
     # an act that broke a rule of play, made under restriction-mode=penalise
     "fault": ({"seat": "seat", "rules": "rules"}, {}),
+    # the winner's declaration judged (model/declare.py): correct, over, under, must-missing;
+    # its consequence (paid, paid-named, den) and the rows that decide it
+    "declared": ({"seat": "seat", "judgement": "judgement", "consequence": "consequence",
+                  "rules": "rules"}, {}),
     "end": ({"result": "result"},
             {"seat": "seat", "kind": "win-kind", "card": "card-or-null", "hand": "groups"}),
 }
@@ -274,6 +283,19 @@ class LineCheck:
                                 "and chanspec replay reports the position as stuck")
             if value not in END_RESULTS:
                 raise self.fail(fld, f"expected one of {', '.join(END_RESULTS)}, found {value!r}")
+        elif kind == "judgement":
+            if value not in declare_mod.JUDGEMENTS:
+                raise self.fail(fld, f"expected one of {', '.join(declare_mod.JUDGEMENTS)}, "
+                                f"found {value!r}")
+        elif kind == "consequence":
+            if value not in CONSEQUENCES:
+                raise self.fail(fld, f"expected one of {', '.join(CONSEQUENCES)}, found "
+                                f"{value!r}")
+        elif kind == "cuoc":
+            if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+                raise self.fail(fld, f"expected a list of cước row ids, found {value!r}",
+                                "e.g. [\"cuoc-chi\", \"cuoc-tom\"]: the rows named, sorted "
+                                "(an empty list declares nothing)")
         elif kind == "win-kind":
             if value not in WIN_KINDS:
                 raise self.fail(fld, f"expected one of {', '.join(WIN_KINDS)}, found {value!r}")
@@ -338,9 +360,12 @@ class LineCheck:
         req = {"seat": "seat"}
         if t in CARD_ACTIONS:
             req["card"] = "card"
+        if t == "declare":
+            req["cuoc"] = "cuoc"
         self.fields(obj, req, {}, prefix)
         card = obj.get("card")
-        return Action(t, obj["seat"], None if card is None else cards.CODES.index(card))
+        return Action(t, obj["seat"], None if card is None else cards.CODES.index(card),
+                      tuple(obj["cuoc"]) if t == "declare" else ())
 
 
 NESTED_TOO_DEEPLY = ("JSON nested too deeply to read", "a log line is one flat JSON object "
@@ -595,10 +620,20 @@ def from_state_json(d: dict[str, Any], source: str = "<state>",
 
 # --------------------------------------------------------------------------- narration
 _KIND_VI = {"u": "ù", "chiu-u": "Chíu-Ù", "chiu": "Chíu", "eat": "ăn", "reclaim": "nhận lại",
-            "pass": "bỏ qua", "discard": "đánh", "return": "trả cửa", "timeout": "hết giờ"}
+            "pass": "bỏ qua", "discard": "đánh", "return": "trả cửa", "timeout": "hết giờ",
+            "declare": "xướng"}
 _KIND_EN = {"u": "wins (ù)", "chiu-u": "wins by chíu (Chíu-Ù)", "chiu": "takes a chíu",
             "eat": "eats", "reclaim": "takes back", "pass": "passes", "discard": "discards",
-            "return": "returns", "timeout": "times out"}
+            "return": "returns", "timeout": "times out", "declare": "declares"}
+# a judged declaration (a ``declared`` line): (vi, en)
+_JUDGED = {"correct": ("xướng đúng", "a correct declaration"),
+           "over": ("xướng sai", "a wrong declaration (xướng sai)"),
+           "under": ("xướng thiếu", "an under-declaration"),
+           "must-missing": ("bỏ sót cước buộc phải xướng", "a cước that must be named is "
+                            "left out")}
+_CONSEQUENCE = {"paid": ("được trả đủ", "paid in full"),
+                "paid-named": ("chỉ được trả các cước đã xướng", "paid for the cước named only"),
+                "den": ("người ù phải đền", "the winner pays")}
 
 
 # What a ``banned`` line forbids its seat for the rest of the hand ({f}: the card's name).
@@ -617,6 +652,9 @@ _BAN_EN = {"eat-chan": "eat {f} as a chắn", "eat-ca": "eat {f} as a cạ", "ch
 
 def say_action(a: Action, window_card: int | None = None) -> tuple[str, str]:
     """(vi, en) for one action; with the window's card when there is one."""
+    if a.kind == "declare":
+        named = ", ".join(r.removeprefix("cuoc-") for r in a.cuoc) or "—"
+        return f"người {a.seat} xướng: {named}", f"seat {a.seat} declares: {named}"
     on_vi = f" {cards.name(window_card)}" if window_card is not None else ""
     on_en = f" {cards.name(window_card)}" if window_card is not None else ""
     if a.kind in ("eat", "reclaim") and a.card is not None:
@@ -641,7 +679,8 @@ def say_line(d: Mapping[str, Any]) -> tuple[str, str]:
     if t in ACTION_TYPES:
         card = d.get("card")
         return say_action(Action(str(t), int(d["seat"]),
-                                 None if card is None else cards.parse(card)))
+                                 None if card is None else cards.parse(card),
+                                 tuple(d.get("cuoc", ()))))
     if t == "draw":
         return (f"người {d['seat']} bốc {nm(d['card'])} (lật ở cửa mình)",
                 f"seat {d['seat']} draws {nm(d['card'])} (face up at their gate)")
@@ -675,6 +714,12 @@ def say_line(d: Mapping[str, Any]) -> tuple[str, str]:
         rows = ", ".join(str(r) for r in d.get("rules", []))
         return (f"người {d['seat']} phạm luật đánh bài ({rows})",
                 f"seat {d['seat']} breaks a rule of play ({rows})")
+    if t == "declared":
+        jv, je = _JUDGED.get(str(d.get("judgement")), (str(d.get("judgement")),) * 2)
+        cv, ce = _CONSEQUENCE.get(str(d.get("consequence")), (str(d.get("consequence")),) * 2)
+        rows = ", ".join(str(r) for r in d.get("rules", []))
+        return (f"người {d['seat']}: {jv}, {cv} ({rows})",
+                f"seat {d['seat']}: {je}, {ce} ({rows})")
     if t == "end":
         if d.get("result") == "win":
             on = "" if d.get("card") is None else f" {nm(d['card'])}"
@@ -687,5 +732,7 @@ def say_line(d: Mapping[str, Any]) -> tuple[str, str]:
 
 
 def codes_of(actions: Sequence[Action]) -> list[str]:
-    """Compact strings such as ``eat 3n`` for a list of actions of one seat."""
-    return [a.kind if a.card is None else f"{a.kind} {cards.code(a.card)}" for a in actions]
+    """Compact strings such as ``eat 3n`` (``declare cuoc-chi,cuoc-tom``) for a list of
+    actions of one seat."""
+    return [a.code().partition(":")[2] if a.kind == "declare" else
+            a.kind if a.card is None else f"{a.kind} {cards.code(a.card)}" for a in actions]

@@ -12,6 +12,10 @@ output, as specified in vectors/PROTOCOL.md:
   ``{"ok":true,"accepts":["legal_all"]}``)
 * ``{"op":"outcome"}`` -> ``{"ok":true,"terminal":false}`` or
   ``{"ok":true,"terminal":true,"outcome":{"result":..,"winner":..,"kind":..,"card":..}}``
+  (after a declared win also ``"judgement"`` and ``"consequence"`` of the declaration)
+* a ``declare`` action (after a win, under a table with a declaration phase) carries
+  ``"cuoc"``: the cước rows named, sorted; ``legal`` lists a representative few of the
+  declarations (any the table can state is accepted)
 * ``{"op":"state"}`` -> ``{"ok":true,"state":{"phase":..,"card":..,"source":..,"gate":..,
   "pending":[..],"noc":N}}``
 * ``{"op":"events"}`` -> ``{"ok":true,"events":[..]}``: the consequence lines (game-log
@@ -36,6 +40,7 @@ from typing import Any, TextIO
 from chanspec.checks.conform import logs
 from chanspec.model import cards
 from chanspec.model import table as table_mod
+from chanspec.model.declare import summary
 from chanspec.model.game import Action, Deal, State
 
 # optional requests its "start" answer declares; it also answers 'events' when asked,
@@ -49,10 +54,13 @@ StateFactory = Callable[[table_mod.Rules, Deal], State]
 def outcome_json(st: State) -> dict[str, Any]:
     """The comparable part of an outcome: result, winner, kind, card."""
     o = st.outcome()
-    if o is None:
+    if o is None or not st.is_terminal():
         return {"terminal": False}
-    return {"terminal": True, "outcome": {"result": o["result"], "winner": o.get("winner"),
-                                          "kind": o.get("kind"), "card": o.get("card")}}
+    out = {"result": o["result"], "winner": o.get("winner"), "kind": o.get("kind"),
+           "card": o.get("card")}
+    if "declaration" in o:
+        out.update(summary(o["declaration"]))
+    return {"terminal": True, "outcome": out}
 
 
 def state_json(st: State) -> dict[str, Any]:
@@ -217,11 +225,12 @@ class Session:
         if not isinstance(a, dict) or a.get("type") not in logs.ACTION_TYPES:
             return {"ok": False, "error": "'apply' needs an 'action' object with a known type"}
         key = (a.get("type"), a.get("seat"), a.get("card"), len(a), self.state.n)
-        action = self._actions.get(key) if type(key[1]) is int else None
+        cache = type(key[1]) is int and "cuoc" not in a  # a declaration: never cached
+        action = self._actions.get(key) if cache else None
         if action is None:
             chk = logs.LineCheck("<apply>", 1, a, self.state.n)
             action = chk.action_fields(a, prefix="action.")
-            if type(key[1]) is int:
+            if cache:
                 self._actions[key] = action
         known = self._legal
         if (action in known[0]) if known is not None else self.state._is_legal(action):

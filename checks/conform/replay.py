@@ -133,6 +133,11 @@ def consequence_rules(rules: table_mod.Rules, line: Mapping[str, Any]) -> list[s
         return [r for r in line.get("rules", []) if isinstance(r, str)] + (
             [rid("turn.restriction_mode_rule")] if "turn.restriction_mode_rule" in rules.rule_ids
             else [])
+    if t == "declared":  # the declaration phase, then the rows that settle it
+        if "turn.declare_rule" not in rules.rule_ids:
+            return [rid("turn.reveal_rule")]
+        return [rid("turn.declare_rule"), rid("declaration.rule")] + [
+            r for r in line.get("rules", []) if isinstance(r, str)]
     if t == "end":
         res = line.get("result")
         if res == "win":
@@ -262,7 +267,7 @@ def replay_log(log: logs.GameLog) -> ReplayResult:
                     "ván đã kết thúc, không còn hành động nào hợp lệ",
                     "the hand is over; no action is legal any more")
                 break
-            if a not in st.legal_actions():
+            if not st.is_legal(a):  # (a declaration: any the table can state)
                 ex = st.explain(a)
                 seats = list(st.pending()) + [a.seat]
                 res.divergence = Divergence(

@@ -200,8 +200,7 @@ def play_case(inp: CaseInput) -> tuple[dict[str, Any], set[str], set[str]]:
     witnessed: set[str] = set()
     steps: list[dict[str, Any]] = []
     for i, (a, valid) in enumerate(inp.steps):
-        legal_now = st.legal_actions()
-        is_legal = a in legal_now
+        is_legal = st.is_legal(a)  # (a declaration: any the table can state)
         if is_legal != valid:
             raise VectorError(f"case {inp.id}, step {i}: {a.code()} is "
                               f"{'legal' if is_legal else 'illegal'} now but the case marks it "
@@ -243,10 +242,10 @@ def _replay_signature(rules: table_mod.Rules, deal: Deal,
     st = State(rules, deal)
     sig: list[Any] = []
     for a, _valid in steps:
-        legal = st.legal_actions()
+        ok = st.is_legal(a)
         sig.append((sorted((s, tuple(sorted(logs.codes_of(st.legal_actions(s)))))
-                           for s in st.pending()), a in legal))
-        if a in legal:
+                           for s in st.pending()), ok))
+        if ok:
             sig.append(_behaviour(logs.step(st, a)))
     sig.append({k: v for k, v in _end(st).items() if k != "rules"})
     return sig
@@ -376,11 +375,12 @@ def _targets(table: table_mod.Table) -> list[str]:
 
 def machine_rows(table: table_mod.Table, values_matter: bool = False) -> set[str]:
     """The rows the table's play sections cite (everything but the rows themselves and
-    the scoring sections).  With `values_matter`, only option rows whose value can change
-    what the machine does: some value resolves the table differently (for some player
-    count), or a play section names the row in a field the machine reads the option of
-    (a key ending in ``option``).  Not, say, a row cited only to explain a priority, or
-    by a role that states its one value (``{ rule = ..., value = ... }``)."""
+    the scoring sections, [declaration] included: `declaration_inputs` covers those).
+    With `values_matter`, only option rows whose value can change what the machine does:
+    some value resolves the table differently (for some player count), or a play section
+    names the row in a field the machine reads the option of (a key ending in
+    ``option``).  Not, say, a row cited only to explain a priority, or by a role that
+    states its one value (``{ rule = ..., value = ... }``)."""
     found: set[str] = set()
     read: set[str] = set()
 
@@ -396,7 +396,8 @@ def machine_rows(table: table_mod.Table, values_matter: bool = False) -> set[str
             for v in x:
                 walk(v, key)
 
-    walk({k: v for k, v in table.data.items() if k not in ("rule", "cuoc", "scoring")})
+    walk({k: v for k, v in table.data.items()
+          if k not in ("rule", "cuoc", "scoring", "declaration")})
     if not values_matter:
         return found
     options = dict(table.option_space())
@@ -448,7 +449,7 @@ class _Shadow:
 
     def step(self, a: Action, consequences: list[dict[str, Any]]) -> bool:
         """Apply `a`; True when the shadow now differs (illegal there, other consequences)."""
-        if a not in self.state.legal_actions():
+        if not self.state.is_legal(a):
             return True
         return _behaviour(logs.step(self.state, a)) != _behaviour(consequences)
 
@@ -672,6 +673,77 @@ def _deal_of(rules: table_mod.Rules, seed: int) -> Deal:
     return build_deal(rules, lambda k: rng.randrange(k), lambda: rng.random() < 0.5)
 
 
+# --------------------------------------------------------------------------- declarations
+
+# an id that names no cước: the invalid step of every declaration case
+NO_SUCH_CUOC = "cuoc-khong-co"
+DECLARATION_HANDS = 2  # won hands whose declarations become cases (tables that declare)
+
+
+def declaration_inputs(table: table_mod.Table, hands: int = DECLARATION_HANDS,
+                       seed: int = 0) -> list[CaseInput]:
+    """Focused cases of the declaration phase (xướng), for a table that has one: the
+    first `hands` seeded hands (default options, the table's smallest player count,
+    eager play: wins, then claims) that end in a win, each played to the win and then
+    declared in every way the machine lists first of its kind: correct, under (the
+    correct declaration less one cước) and over (plus one it does not hold), one case
+    each; before the
+    declaration an invalid step names a cước the table does not have.  None for a table
+    without a declaration phase."""
+    from chanspec.model import declare
+
+    players = min(table.variants)
+    rules = table.resolve(players)
+    if not declare.declares(rules):
+        return []
+    out: list[CaseInput] = []
+    found = 0
+    for k in range(200 * hands):
+        if found >= hands:
+            break
+        hand_seed = seed * 1_000 + k
+        deal = deal_random(rules, hand_seed)
+        st = State(rules, deal)
+        rng = random.Random(hand_seed)
+        while st.phase != "declare" and not st.is_terminal():
+            acts = st.legal_actions()
+            if not acts:
+                break
+            # eager play: a win when there is one, else a claim, else anything
+            wins = [a for a in acts if a.kind in ("u", "chiu-u")]
+            claims = [a for a in acts if a.kind in ("chiu", "eat", "reclaim")]
+            st.apply(wins[0] if wins else rng.choice(claims or acts), check=False)
+        if st.phase != "declare":
+            continue
+        found += 1
+        truth = st.truth()
+        good = declare.correct(truth)
+        kinds: dict[str, tuple[str, ...]] = {}
+        for d in declare.representative(truth, declare.cuoc_ids(rules)):
+            j = declare.judge_declaration(rules, truth, d).judgement
+            kinds.setdefault(j, d)
+        played = [(a, True) for a in st.history]
+        bad = Action("declare", st.actor or 0, None, tuple(sorted(good + (NO_SUCH_CUOC,))))
+        for judgement, named in kinds.items():
+            a = Action("declare", st.actor or 0, None, named)
+            focus = [rules.rid("declaration.rule")]
+            if judgement != "correct":
+                role = declare.ROLE_OF[judgement]
+                row = rules.rid(role)
+                focus.append(f"{row}={rules.options[row]}" if row in rules.options else row)
+                focus = list(dict.fromkeys(focus))
+            out.append(CaseInput(
+                id=f"x{len(out) + 1:02d}-p{players}-s{hand_seed}-{judgement}", rules=rules,
+                deal=deal, steps=played + [(bad, False), (a, True)], focus=focus,
+                title_vi=(f"Ván {players} người, hạt giống {hand_seed}: người {st.actor} ù rồi "
+                          f"xướng {', '.join(named) or '(không cước nào)'} ({judgement}); "
+                          f"xướng đúng là {', '.join(good)}"),
+                title_en=(f"{players}-player hand, seed {hand_seed}: seat {st.actor} wins and "
+                          f"declares {', '.join(named) or '(no cước)'} ({judgement}); the "
+                          f"correct declaration is {', '.join(good)}")))
+    return out
+
+
 # --------------------------------------------------------------------------- golden games
 
 # The hand-checked playthroughs of the test suite (tests/golden/*.json), in a source
@@ -856,10 +928,13 @@ def write(out: str | Path, table: table_mod.Table, docs: Sequence[Mapping[str, A
 def generate(table: table_mod.Table, seeds_per_config: int = SEEDS_PER_CONFIG,
              progress: Callable[[str], None] | None = None,
              extra_seeds: int = EXTRA_SEEDS,
-             golden: str | Path | None = GOLDEN_DIR) -> list[dict[str, Any]]:
-    """Every case: the coverage-guided search, then the golden games of `golden` (None:
-    none)."""
+             golden: str | Path | None = GOLDEN_DIR,
+             declarations: int = DECLARATION_HANDS) -> list[dict[str, Any]]:
+    """Every case: the coverage-guided search, the declaration cases of `declarations`
+    won hands (`declaration_inputs`; none for a table without a declaration phase), then
+    the golden games of `golden` (None: none)."""
     inputs = search(table, seeds_per_config, progress, extra_seeds)
+    inputs += declaration_inputs(table, declarations)
     if golden is not None:
         inputs += golden_inputs(table, golden)
     return [build_case(c) for c in inputs]

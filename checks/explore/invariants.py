@@ -91,6 +91,8 @@ def measure(st: State) -> tuple[int, int, int, int]:
     """A value that every action makes strictly smaller (lexicographically)."""
     if st.is_terminal():
         return (-1, 0, 0, 0)
+    if st.phase == "declare":  # after the win, before the hand ends
+        return (-1, 1, 0, 0)
     concealed = sum(sum(h) for h in st.hands)
     if st.phase == "window":
         assert st.window is not None
@@ -251,7 +253,7 @@ class Watch:
                 want = v.opener_cards if s == st.opener else v.other_cards
             elif st.phase in ("discard", "return") and s == st.actor:
                 want = v.other_cards + 1
-            elif st.phase == "over" and out.get("winner") == s:
+            elif st.phase in ("over", "declare") and out.get("winner") == s:
                 want = 2 * v.pairs
             else:
                 want = v.other_cards
@@ -375,6 +377,9 @@ class Watch:
                 break
             if e.get("type") in ("passed-on", "dead", "draw", "end"):
                 break
+        if applied is None and st.phase == "declare" and st.result is not None:
+            # a win under a table with a declaration phase: no end line until xướng
+            applied = (str(st.result["kind"]), int(st.result["winner"]))
         if self.stats is not None:
             self.stats.windows_resolved += 1
             k = applied[0] if applied else "none"
@@ -436,9 +441,12 @@ def choose(acts: Sequence[Action], rng: random.Random, eager: float = 0.0) -> Ac
     """A random legal action; with probability `eager`, a claim (wins first) if there is one.
 
     Uniform play rarely wins (most hands end drawn); eager play reaches wins, chíu and
-    reclaims far more often, so both are used to cover the machine.
+    reclaims far more often, so both are used to cover the machine.  After a win (phase
+    declare) an eager player declares correctly; otherwise any declaration listed.
     """
     if eager and rng.random() < eager:
+        if acts and acts[0].kind == "declare":
+            return acts[0]  # the declaration phase lists the correct declaration first
         for kinds in (("u", "chiu-u"), CLAIM_KINDS):
             claims = [a for a in acts if a.kind in kinds]
             if claims:

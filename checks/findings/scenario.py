@@ -146,6 +146,13 @@ def result_text(res: Any) -> tuple[str, str]:
         en = "; ".join(f"seat {f[0]} commits a fault ({', '.join(f[2])})" for f in fs)
         return vi, en
     kind, winner, how = (list(res) + [None, None, None])[:3]
+    if kind == "win" and len(res) >= 7:  # and declared (xướng): judged, paid or owed
+        judged, what, paid, den = list(res)[3:7]
+        vi_d = f"được trả {paid}" if den is None else f"phải đền {den}"
+        en_d = f"is paid {paid}" if den is None else f"pays {den}"
+        return (f"ghế {winner} {WIN_VI.get(str(how), 'ù')}, xướng {judged} ({what}): {vi_d}",
+                f"seat {winner} {WIN_EN.get(str(how), 'wins')}, declares {judged} ({what}): "
+                f"{en_d}")
     if kind == "win":
         return (f"ghế {winner} {WIN_VI.get(str(how), 'ù')}",
                 f"seat {winner} {WIN_EN.get(str(how), 'wins')}")

@@ -39,9 +39,15 @@ WIN = ("u", "chiu-u")
 
 
 def observe(st: State) -> tuple[frozenset[Action], Any]:
-    """What a player can tell apart: the legal actions, and the result once over."""
+    """What a player can tell apart: the legal actions, and the result once over (with,
+    after a declaration, its judgement, consequence and the totals paid or owed)."""
     out = st.outcome()
     res = None if out is None else (out.get("result"), out.get("winner"), out.get("kind"))
+    d = None if out is None else out.get("declaration")
+    if res is not None and d is not None:
+        res += (d["judgement"], d["consequence"],
+                None if d["paid"] is None else d["paid"]["total"] + d["paid"]["ga"],
+                None if d["den"] is None else d["den"]["total"] + d["den"]["ga"])
     return frozenset(st.legal_actions()), res
 
 
@@ -99,10 +105,20 @@ def _differ(sa: State, sb: State) -> tuple[frozenset[Action], frozenset[Action],
     return None
 
 
+def _judges_declarations_apart(a: Rules, b: Rules) -> bool:
+    """Whether the two rule sets differ in a row of ``[declaration]`` (what a wrong
+    declaration costs): only then are the wrong declarations worth exploring; otherwise
+    the declaration phase (xướng) is explored by its correct declaration alone, which
+    ends the hand (a difference in the cước held shows in the legal declarations)."""
+    rows = {v for k, v in a.rule_ids.items() if k.startswith("declaration.")}
+    return any(a.options.get(r) != b.options.get(r) for r in rows)
+
+
 def search(rules_a: Rules, rules_b: Rules, deals: Sequence[Deal], budget: int = 200_000,
            por: bool = True) -> SearchResult:
     """Shortest divergence between two rule sets over the given deals (see module doc)."""
     t0 = time.perf_counter()
+    every_declaration = _judges_declarations_apart(rules_a, rules_b)
     seen: set[int] = set()
     q: deque[tuple[int, State, State, tuple[Action, ...]]] = deque()
     for i, d in enumerate(deals):
@@ -128,6 +144,8 @@ def search(rules_a: Rules, rules_b: Rules, deals: Sequence[Deal], budget: int = 
         if por and sa.phase == "window":
             first = sa.pending()[0]
             acts = [a for a in acts if a.seat == first]
+        if sa.phase == "declare" and not every_declaration:
+            acts = acts[:1]  # the correct declaration: how it is judged is not in question
         for a in acts:
             ca, cb = sa.child(a), sb.child(a)
             k = hash((i, ca.fingerprint(), cb.fingerprint()))

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from chanspec.model import cards, cuoc, score, win
+from chanspec.model import cuoc, declare, score
 from chanspec.model.game import Action, State
 from chanspec.model.table import Rules
 
@@ -60,15 +60,9 @@ def play(rules: Rules, seed: int, policy: str = "greedy") -> State:
 
 def judge(rules: Rules, won: cuoc.WonHand) -> tuple[cuoc.Judgement, score.Score | None]:
     """The cước and score of a win read from a hand's history."""
-    counts = cards.counts(won.hand)  # concealed before the winning card
-    for g in won.laid:
-        for f in g.faces:
-            counts[f] -= 1
-    if won.ctx.card is not None:
-        counts[won.ctx.card] += 1
-    verdict = win.engine(rules).judge(list(won.hand), list(won.laid), won.ctx.card,
-                                      won.ctx.kind)
-    j = cuoc.judge(rules, counts, list(won.laid), verdict, won.ctx)
+    _, j = declare.hand_judgement(rules, won.hand, won.laid, won.ctx)
+    if j is None:
+        j = cuoc.Judgement((), ())  # (not a win: the history is inconsistent)
     return j, score.score(rules, j)
 
 

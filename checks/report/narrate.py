@@ -35,7 +35,17 @@ BAN_EN = {"eat-chan": "eat {f} as a chắn", "eat-ca": "eat {f} as a cạ", "chi
           "discard-ca-eaten": "discard {f} once the other card of the cạ they ate is discarded",
           "win": "win for the rest of the hand", "eat-ca-with": "eat a cạ with {f}"}
 # Claims and moves whose allowing rules are worth showing every time.
-NOTABLE = ("u", "chiu-u", "chiu", "eat", "reclaim", "return", "timeout")
+NOTABLE = ("u", "chiu-u", "chiu", "eat", "reclaim", "return", "timeout", "declare")
+# a declaration judged (a "declared" event): (vi, en) of its judgement and consequence
+JUDGED_VI = {"correct": "xướng đúng và đủ", "over": "xướng sai", "under": "xướng thiếu",
+             "must-missing": "bỏ sót cước buộc phải xướng"}
+JUDGED_EN = {"correct": "a correct, complete declaration", "over": "a wrong declaration "
+             "(xướng sai)", "under": "an under-declaration", "must-missing": "a cước that "
+             "must be declared is left out"}
+CONSEQUENCE_VI = {"paid": "được trả đủ", "paid-named": "chỉ được trả các cước đã xướng",
+                  "den": "người ù phải đền"}
+CONSEQUENCE_EN = {"paid": "paid in full", "paid-named": "paid for the cước named only",
+                  "den": "the winner pays"}
 
 
 @dataclass
@@ -76,6 +86,11 @@ def action_words(st: State, a: Action) -> tuple[str, str]:
     src_en = SOURCE_EN.get(w.source, "") if w is not None else ""
     c = cards.name(a.card) if a.card is not None else ""
     k = a.kind
+    if k == "declare":
+        rows = st.rules.table.rows
+        vi = ", ".join(rows[r].title_vi if r in rows else r for r in a.cuoc) or "không cước nào"
+        en = ", ".join(rows[r].title_en if r in rows else r for r in a.cuoc) or "no cước"
+        return f"{sv} xướng: {vi}", f"{se} declares: {en}"
     if k == "u" and st.phase == "opening":
         return (f"{sv} (mở đầu) ù ngay với bài được chia",
                 f"{se} (the opener) wins at once with the dealt hand")
@@ -138,6 +153,12 @@ def event_words(e: dict[str, Any], rules: Rules) -> tuple[str, str, list[str]] |
             f"{a.kind}s {cards.name(a.card) if a.card is not None else ''}"
         return (f"Coi như {seat_vi(e['seat'])} {what.strip()}",
                 f"Taken as: {seat_en(e['seat'])} {what_en.strip()}", [rid("turn.timeout_rule")])
+    if t == "declared":
+        j, c = str(e.get("judgement")), str(e.get("consequence"))
+        return (f"{seat_vi(e['seat']).capitalize()}: {JUDGED_VI.get(j, j)}; "
+                f"{CONSEQUENCE_VI.get(c, c)}",
+                f"{seat_en(e['seat']).capitalize()}: {JUDGED_EN.get(j, j)}; "
+                f"{CONSEQUENCE_EN.get(c, c)}", [str(r) for r in e.get("rules", [])])
     if t == "fault":  # restriction-mode=penalise: the act was made and is a fault
         rows = [str(r) for r in e.get("rules", [])]
         names_vi = ", ".join(rules.table.rows[r].title_vi or r if r in rules.table.rows else r
