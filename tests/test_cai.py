@@ -196,8 +196,9 @@ def test_a_log_with_a_cai_replays_to_the_same_state(
         assert res.status in ("conforming", "unfinished"), res.as_json()
         assert res.state == state
     doc = itf.trace(rules, deal, state.history)
-    assert doc["states"][0]["action"] == {"type": "deal", "seat": deal.opener,
-                                          "card": cards.code(deal.cai or 0)}
+    first = dict(doc["states"][0]["action"])
+    assert first.pop("cuoc", []) == []  # a table that declares lists no cước for the deal
+    assert first == {"type": "deal", "seat": deal.opener, "card": cards.code(deal.cai or 0)}
     back = itf.to_log(json.loads(itf.dumps(doc)))
     assert back.deal == deal
     assert game.State.from_json(json.loads(json.dumps(state.to_json()))) == state
