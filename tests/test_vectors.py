@@ -602,3 +602,13 @@ def test_js_runner_reports_a_misbehaving_engine_at_its_step(mode: str) -> None:
     assert {"crash": "exited", "garbage": "not JSON", "hang": "no answer within"}[mode] in msg
     if mode == "crash":
         assert "giving up on purpose" in out["failed"][0]["stderr"]
+
+
+def test_golden_games_go_only_to_their_own_table() -> None:
+    """The golden games name no ruleset: they are the family's, and a classic run of
+    `chanspec vectors` leaves them out instead of failing on them."""
+    from chanspec.model import table as table_mod
+
+    family = vectors.golden_inputs(table_mod.load("family"), vectors.GOLDEN_DIR)
+    assert len(family) == len(list(vectors.GOLDEN_DIR.glob("*.json"))) > 0
+    assert vectors.golden_inputs(table_mod.load("classic"), vectors.GOLDEN_DIR) == []

@@ -758,8 +758,9 @@ def golden_id(path: Path) -> str:
 
 
 def golden_inputs(table: table_mod.Table, folder: str | Path) -> list[CaseInput]:
-    """One case per golden game: its deal and actions, and before the action following
-    each of its checkpoints the actions it shows refused (invalid steps)."""
+    """One case per golden game of this table (a game's ``ruleset``, the family's when it
+    names none): its deal and actions, and before the action following each of its
+    checkpoints the actions it shows refused (invalid steps)."""
     out: list[CaseInput] = []
     files = sorted(Path(folder).glob("*.json"))
     if not files:
@@ -767,6 +768,8 @@ def golden_inputs(table: table_mod.Table, folder: str | Path) -> list[CaseInput]
     for path in files:
         try:
             g = json.loads(path.read_text(encoding="utf-8"))
+            if g.get("ruleset", "family") != table.id:
+                continue  # a golden game of another table (no "ruleset": the family's)
             rules = table.resolve(g["players"], g.get("options") or {})
             d = g["deal"]
             deal = Deal(tuple(tuple(cards.parse_many(h)) for h in d["hands"]),
