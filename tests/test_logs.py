@@ -282,3 +282,31 @@ def test_banned_lines_are_the_marks_each_step_makes(options: dict[str, str]) -> 
         assert res.status == "conforming", (options, seed, res.divergence)
     if options.get("reclaim-deadline") == "before-next-acts":
         assert reclaims > 0  # the rebuilt mark list of a reclaim is exercised
+
+
+def test_classic_logs_match_the_schema() -> None:
+    """Classic hands: the cái card and its drawer in the deal, faults (restriction-mode
+    penalise, bỏ ù), declarations and their judgement: every line fits log.schema.json,
+    and the lines the schema adds for classic do occur."""
+    import random
+
+    from chanspec.model import table
+    from chanspec.model.game import State
+
+    seen: set[str] = set()
+    for seed in range(40):
+        rules = table.load("classic").resolve(2 + seed % 3)
+        st = State.new(rules, seed=seed)
+        rng = random.Random(seed)
+        while not st.is_terminal() and len(st.history) < 600:
+            legal = st.legal_actions()
+            if not legal:
+                break
+            st.apply(rng.choice(legal))
+        lines = logs.record(st.rules, st.deal, st.history)
+        for line in lines:
+            errors = list(VALIDATOR.iter_errors(line))
+            assert not errors, (seed, line, errors[0].message)
+            seen.add(line.get("type", ""))
+        assert "cai" in lines[0]["deal"] and "drawer" in lines[0]["deal"]
+    assert {"declare", "declared", "fault"} <= seen, seen
