@@ -111,7 +111,22 @@ MACHINE_VALUES: dict[str, tuple[str, ...]] = {
     "declaration.must_missing_rule": DECLARE_CONSEQUENCES,
     # what the winner pays (den): the worth of the cước named, or of those truly held
     "declaration.den_amount_rule": ("declared", "held"),
+    # read once a hand is over, never by a step of play: who pays whom ([payment],
+    # model/pay.py) and what a session carries to the next hand ([session],
+    # model/session.py)
+    "payment.payers_rule": ("each", "giver"),
+    "payment.fault_rule": ("treo-tranh", "bao"),
+    "payment.below_min_rule": ("unpaid", "den"),
+    "session.after_draw_rule": ("same-drawer", "next-seat"),
+    "session.thong_who_rule": ("same-seat", "any-seat"),
+    "session.thong_under_rule": ("counts", "breaks"),
 }
+# The sections read after a hand is over (by model/pay.py, model/session.py): no step of
+# play cites their rows.
+SETTLE_SECTIONS = ("payment", "session")
+PAYMENT_FIELDS = ["rule", "payers_rule", "fault_rule", "below_min_rule"]
+SESSION_FIELDS = ["rule", "after_draw_rule", "thong_rule", "thong_who_rule",
+                  "thong_under_rule"]
 # What the machine reads for a role the table leaves out (only the optional roles).
 MACHINE_DEFAULTS = {"eating.split_chan_rule": "allowed", "eating.no_split_scope_rule": "always",
                     "turn.restriction_mode_rule": "forbid", "win.laid_rule": "as-laid",
@@ -806,7 +821,7 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
     base = ["schema", "ruleset", "deck", "variant", "pairing", "win", "rule"]
     ck.keys("(top level)", data, base + ["turn"] + (list(TURN_SECTIONS) if played else []),
             ([] if played else [s for s in TURN_SECTIONS if s != "turn"])
-            + ["cuoc", "scoring", "cai", "declaration"])
+            + ["cuoc", "scoring", "cai", "declaration", *SETTLE_SECTIONS])
     if data.get("schema") != 1:
         ck.add("(top level)", "schema",
                f"this chanspec reads schema 1, found {data.get('schema')!r}")
@@ -943,6 +958,7 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
     _check_machine_values(ck, data, rows)
     _validate_cuoc(ck, data, rows)
     _validate_declaration(ck, data, rows)
+    _validate_settle(ck, data, rows)
     return rows, variants
 
 
@@ -1328,6 +1344,40 @@ def _validate_scoring(ck: _Checker, data: Mapping[str, Any], rows: Mapping[str, 
                 isinstance(v, int) and not isinstance(v, bool) for v in mt.values()):
             ck.add("scoring", "min_total", f"expected one whole number per value of "
                    f"{row.id!r} ({', '.join(row.values)})")
+
+
+def _validate_settle(ck: _Checker, data: Mapping[str, Any], rows: Mapping[str, Row]) -> None:
+    """``[payment]`` (who pays whom, model/pay.py) and ``[session]`` (what carries over to
+    the next hand, model/session.py).  Their roles are checked with `MACHINE_VALUES`; a
+    payment needs a worth ([[cuoc]], [scoring]) and a judged declaration
+    ([declaration]); thông needs its [[cuoc]] entry."""
+    pay, ses = data.get("payment"), data.get("session")
+    if pay is not None and ck.keys("payment", pay, PAYMENT_FIELDS):
+        ck.ref("payment", "rule", pay.get("rule"), rows)
+        for f in PAYMENT_FIELDS[1:]:
+            ck.ref("payment", f, role_row(pay.get(f)), rows)
+        if not all(s in data for s in ("cuoc", "scoring", "declaration")):
+            ck.add("payment", "rule", "a payment pays a win's worth under its declaration: "
+                   "the table needs [[cuoc]], [scoring] and [declaration]")
+        if "min_rule" not in data.get("scoring", {}):
+            ck.add("payment", "below_min_rule", "below_min_rule says what a win under the "
+                   "house minimum costs: [scoring] needs min_rule and min_total")
+    if ses is None or not ck.keys("session", ses, SESSION_FIELDS, ["thong_breaking_faults"]):
+        return
+    ck.ref("session", "rule", ses.get("rule"), rows)
+    for f in SESSION_FIELDS[1:]:
+        ck.ref("session", f, role_row(ses.get(f)), rows)
+    if "payment" not in data:
+        ck.add("session", "rule", "a session carries a settled hand over to the next: the "
+               "table needs [payment]")
+    cuoc_rows = {c.get("rule") for c in data.get("cuoc", []) if isinstance(c, dict)}
+    if ses.get("thong_rule") not in cuoc_rows:
+        ck.add("session", "thong_rule", f"{ses.get('thong_rule')!r} is no [[cuoc]] entry "
+               "(the cước of winning again after a won hand)")
+    brk = ses.get("thong_breaking_faults", [])
+    if not isinstance(brk, list) or any(not isinstance(r, str) or r not in rows for r in brk):
+        ck.add("session", "thong_breaking_faults", f"expected a list of row ids (the rows "
+               f"a fault cites), found {brk!r}")
 
 
 DECLARATION_ROLES = ("over_rule", "under_rule", "den_amount_rule")
@@ -1912,7 +1962,7 @@ def _resolve(table: Table, variant: Variant, options: Mapping[str, str]) -> Rule
                                         scope_rule, r.get("when", "")))
     rule_ids: dict[str, str] = {}
     machine: dict[str, str] = {}
-    for section in ("win", "eating", "turn", "cai", "declaration"):
+    for section in ("win", "eating", "turn", "cai", "declaration", *SETTLE_SECTIONS):
         for k, v in d.get(section, {}).items():
             if k.endswith("rule") and isinstance(role_row(v), str):
                 role = f"{section}.{k}"
