@@ -424,7 +424,8 @@ def won_hand(st: Any) -> WonHand:
     winning card the winner had drawn no card from the nọc and eaten none, so their turn
     had not yet passed their cửa chì; a chíu made meanwhile does not count (000 says so),
     nor does the opener's first discard.  ``dealt``: the winner's cards as dealt.
-    ``thong`` needs the previous hand, which one hand's history does not hold: False.
+    ``thong``: the winner is one of the seats the deal names (`Deal.thong`, set by a
+    session from the last hand; a hand on its own has none).
     Raises `NoWin` for a hand that is not over or ended drawn."""
     res = st.result
     if res is None:
@@ -477,7 +478,8 @@ def won_hand(st: Any) -> WonHand:
     hand = [f for f, k in enumerate(concealed) for _ in range(k)]
     hand += [f for g in laid for f in g.faces]
     dealt = None if st.deal is None else tuple(cards.counts(st.deal.hands[w]))
-    ctx = WinContext(kind=kind, card=card, source=source, thong=False,
+    thong = st.deal is not None and w in st.deal.thong
+    ctx = WinContext(kind=kind, card=card, source=source, thong=thong,
                      first_round=kind != "opening" and drawn == 0 and ate[w] == 0,
                      dealt=dealt)
     faults = tuple(f for f in st.faults if f["seat"] == w)

@@ -136,13 +136,18 @@ class Deal:
     carries the cái card, turned face up for all to see, and the seat that drew it
     (`drawer`); the opener is the seat its count names.  A deal without them is taken
     as given (a position set up by hand); their keys are left out of `as_json` then, so
-    the deals of a table without the ritual read and write exactly as before."""
+    the deals of a table without the ritual read and write exactly as before.
+
+    A hand played in a session (model/session.py) starts from the last one: `thong`
+    lists the seats whose win of this hand is thông (``[session]``; empty for a hand on
+    its own, and then left out of `as_json`)."""
 
     hands: tuple[tuple[int, ...], ...]
     noc: tuple[int, ...]  # drawn from the front
     opener: int = 0
     cai: int | None = None  # the cái card, public
     drawer: int | None = None  # the seat that drew the cái card
+    thong: tuple[int, ...] = ()  # seats whose win is thông (the session's last hand)
 
     def as_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -154,6 +159,8 @@ class Deal:
             d["cai"] = cards.code(self.cai)
         if self.drawer is not None:
             d["drawer"] = self.drawer
+        if self.thong:
+            d["thong"] = list(self.thong)
         return d
 
     @staticmethod
@@ -165,6 +172,7 @@ class Deal:
             int(d.get("opener", 0)),
             None if card is None else cards.parse(card),
             None if drawer is None else int(drawer),
+            tuple(int(s) for s in d.get("thong", ())),
         )
 
 
@@ -252,6 +260,15 @@ def check_deal(rules: Rules, deal: Deal) -> None:
             raise ActionError(f"seat {seat} is dealt {len(h)} cards; the rules deal {want}",
                               (v.rule,))
     _check_cai_shape(rules, deal)
+    if deal.thong:
+        if "session" not in rules.table.data:
+            raise ActionError(f"table {rules.table.id!r} plays no sessions ([session]): no "
+                              "win of a hand is thông", ())
+        bad = [s for s in deal.thong if not 0 <= s < v.players]
+        if bad or list(deal.thong) != sorted(set(deal.thong)):
+            raise ActionError(f"thong lists the seats whose win is thông, each once, in "
+                              f"order, seats 0..{v.players - 1}; found {list(deal.thong)}",
+                              (rules.rid("session.thong_rule"),))
     cnt = cards.counts([f for h in deal.hands for f in h] + list(deal.noc))
     for f in range(cards.NUM_FACES):
         want = rules.copies if f in rules.faces else 0
@@ -1587,8 +1604,8 @@ class State:
     # ------------------------------------------------------------------ declaring
     def truth(self) -> Judgement:
         """The cước the winner truly holds (phase declare or a declared win): read from
-        the hand's history (`cuoc.won_hand`) and judged by `cuoc.judge`.  The machine
-        plays one hand: thông (the previous hand) is never known here."""
+        the hand's history (`cuoc.won_hand`) and judged by `cuoc.judge`; thông comes
+        from the deal (`Deal.thong`, which a session sets from the last hand)."""
         if self._truth is None:
             won = won_hand(self)
             _, j = declare_mod.hand_judgement(self.rules, won.hand, won.laid, won.ctx)

@@ -1,7 +1,19 @@
-"""``chanspec play``: a whole random hand, told in Vietnamese (or English), or as NDJSON.
+"""``chanspec play``: a whole random hand, told in Vietnamese (or English), or as NDJSON;
+or with ``--hands N`` a session of N hands and who paid whom.
 
     chanspec play --players 5 --seed 7 [--option k=v ...] [--policy eager|uniform]
-                  [--opener N | --drawer N] [--lang en] [--json] [--out FILE]
+                  [--opener N | --drawer N] [--thong SEAT ...] [--lang en] [--json]
+                  [--out FILE]
+    chanspec play --ruleset classic --players 4 --seed 7 --hands 10 [--drawer N] [--json]
+
+A session (a table with ``[payment]`` and ``[session]``: classic) plays hand after hand:
+hand k is dealt from seed S+k-1, drawn by the last winner (model/session.py), and its
+win may be thông; each hand is settled (model/pay.py) and the running totals follow it.
+Every hand's line gives the command that plays it again on its own (``--drawer``,
+``--thong``).  ``--json`` writes one object per line: a ``session`` line (ruleset,
+players, options, seed, hands), a ``hand`` line per hand (its seed, how it started and
+why, the deal, the outcome, the settlement with the rows behind it, the totals), and a
+``totals`` line.
 
 Under a table with the dealing ritual (classic: ``[cai]``) the opener is not given: the
 cái card turned up by chance, counted from the seat that draws it (``--drawer``), names
@@ -25,7 +37,7 @@ from typing import Any
 from chanspec.checks.cli.options import add_command, add_common, non_default_options, resolve
 from chanspec.checks.output import check_output_file, say, write_atomic
 from chanspec.checks.report import narrate
-from chanspec.model import cai, cards
+from chanspec.model import cai, cards, pay, session
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -51,6 +63,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         "đầu / the seat that draws the cái card (tables with the dealing "
                         "ritual, e.g. classic): the cái card picks the opener (default: the "
                         "table's first-hand reading, seat 0)")
+    p.add_argument("--thong", type=int, nargs="+", default=[], metavar="SEAT",
+                   help="ván trong một buổi: những ghế ù ván này thì có thông / a hand of a "
+                        "session: the seats whose win is thông (to play a session's hand "
+                        "again)")
+    p.add_argument("--hands", type=int, default=None, metavar="N",
+                   help="chơi một buổi N ván liền, tính tiền từng ván và cộng dồn (bảng có "
+                        "[payment] và [session], vd. classic) / play a session of N hands, "
+                        "settle each and keep the running totals (tables with [payment] and "
+                        "[session], e.g. classic)")
     p.add_argument("--policy", choices=narrate.POLICIES, default="eager",
                    help="cách chơi ngẫu nhiên: eager ưu tiên ù/Chíu/ăn, uniform chọn đều / "
                         "random play: eager prefers wins and claims (default), uniform picks "
@@ -75,12 +96,14 @@ def run(args: argparse.Namespace) -> int:
         print(say(args.lang, f"--opener phải là một chỗ ngồi từ 0 đến {rules.players - 1}",
                   f"--opener must be a seat 0..{rules.players - 1}"), file=sys.stderr)
         return 2
-    problem = _seat_problem(args, rules)
+    problem = _seat_problem(args, rules) or _session_problem(args, rules)
     if problem is not None:
         print(say(args.lang, *problem), file=sys.stderr)
         return 2
+    if args.hands is not None:
+        return _run_session(args, rules)
     deal, actions = narrate.random_game(rules, args.seed, args.opener, args.policy,
-                                        drawer=args.drawer)
+                                        drawer=args.drawer, thong=tuple(sorted(args.thong)))
     if args.json:
         text = "".join(json.dumps(x, ensure_ascii=False) + "\n"
                        for x in log_lines(rules, deal, actions, args.seed))
@@ -131,6 +154,132 @@ def _seat_problem(args: argparse.Namespace, rules: Any) -> tuple[str, str] | Non
     return None
 
 
+def _session_problem(args: argparse.Namespace, rules: Any) -> tuple[str, str] | None:
+    """Why --hands / --thong do not fit this table or each other (vi, en), or None."""
+    n = rules.players
+    if (args.hands is not None or args.thong) and not session.plays_sessions(rules):
+        flag = "--hands" if args.hands is not None else "--thong"
+        return (f"{flag}: bảng {rules.table.id!r} không nói ván sau nối tiếp ván trước thế "
+                "nào (không có [session], [payment]); chỉ chơi từng ván một",
+                f"{flag}: table {rules.table.id!r} says nothing of what carries over from "
+                "hand to hand (no [session], [payment]); it plays single hands only")
+    if args.hands is not None and args.hands < 1:
+        return ("--hands phải từ 1 trở lên", f"--hands must be 1 or more, got {args.hands}")
+    if args.hands is not None and args.thong:
+        return ("--thong chỉ dùng cho một ván; trong một buổi, thông đến từ ván trước",
+                "--thong is for a single hand; in a session thông comes from the last hand")
+    bad = [s for s in args.thong if not 0 <= s < n]
+    if bad or len(set(args.thong)) != len(args.thong):
+        return (f"--thong nhận các ghế khác nhau từ 0 đến {n - 1}",
+                f"--thong takes distinct seats 0..{n - 1}, got {args.thong}")
+    return None
+
+
+def _run_session(args: argparse.Namespace, rules: Any) -> int:
+    """``--hands N``: a session, hand by hand, with what each hand paid and the totals."""
+    played, stopped = session.play(
+        rules, args.hands, args.seed,
+        lambda st, s: narrate.play_out(st, s, args.policy), drawer=args.drawer)
+    if args.json:
+        head = {"type": "session", "ruleset": rules.table.id, "players": rules.players,
+                "options": dict(sorted(rules.options.items())), "seed": args.seed,
+                "hands": args.hands, "policy": args.policy, "drawer": args.drawer}
+        tail = {"type": "totals", "hands": len(played),
+                "totals": list(played[-1].totals), "stopped": stopped}
+        text = "".join(json.dumps(x, ensure_ascii=False) + "\n"
+                       for x in [head, *(h.as_json() | {"replay": _hand_args(args, rules, h)}
+                                         for h in played), tail])
+    else:
+        lines = [say(args.lang,
+                     f"{rules.table.title_vi} — một buổi {args.hands} ván, {rules.players} "
+                     f"người, hạt giống {args.seed}",
+                     f"{rules.table.title_en} — a session of {args.hands} hands, "
+                     f"{rules.players} players, seed {args.seed}"), ""]
+        for h in played:
+            lines += _hand_lines(args, rules, h)
+        last = played[-1].totals
+        lines.append(say(args.lang, "Tổng cả buổi: " + _totals_vi(last),
+                         "Session totals: " + _totals_en(last)))
+        if stopped is not None:
+            lines.append(say(args.lang, f"Buổi chơi dừng sớm: {stopped}",
+                             f"The session stopped early: {stopped}"))
+        text = "\n".join(lines) + "\n"
+    if args.out:
+        write_atomic(args.out, text)
+        print(say(args.lang, f"Đã ghi {args.out}", f"Wrote {args.out}"))
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _totals_vi(totals: Any) -> str:
+    return ", ".join(f"ghế {s} {v:+d}" for s, v in enumerate(totals))
+
+
+def _totals_en(totals: Any) -> str:
+    return ", ".join(f"seat {s} {v:+d}" for s, v in enumerate(totals))
+
+
+def _hand_lines(args: argparse.Namespace, rules: Any, h: session.HandPlayed) -> list[str]:
+    """A hand of a session in a few lines: how it started, how it ended, who paid."""
+    out = h.outcome or {}
+    d = out.get("declaration") or {}
+    if out.get("result") == "win":
+        kind_vi = {"u": "ù", "chiu-u": "Chíu-Ù", "opening": "thiên ù"}[out["kind"]]
+        kind_en = {"u": "wins", "chiu-u": "wins by chíu-ù", "opening": "wins on the deal"}[
+            out["kind"]]
+        on_vi = f" với {narrate.card_name(out['card'])}" if out.get("card") else ""
+        on_en = f" on {narrate.card_name(out['card'])}" if out.get("card") else ""
+        named = ", ".join(rules.table.rows[r].title_vi or r for r in d.get("named", []))
+        named_en = ", ".join(rules.table.rows[r].title_en or r for r in d.get("named", []))
+        end_vi = (f"ghế {out['winner']} {kind_vi}{on_vi}; xướng: {named or 'ù xuông'} — "
+                  f"{narrate.JUDGED_VI.get(d.get('judgement', ''), '')}")
+        plain = "a plain win"
+        end_en = (f"seat {out['winner']} {kind_en}{on_en}; declares: {named_en or plain} — "
+                  f"{narrate.JUDGED_EN.get(d.get('judgement', ''), '')}")
+    elif out.get("result") == "draw":
+        end_vi, end_en = "hết nọc, ván hòa", "the nọc ran out: a drawn hand"
+    else:
+        end_vi, end_en = "ván kẹt, không kết thúc", "the hand is stuck and does not end"
+    pay_vi, pay_en = pay.words(h.settlement)
+    rows = ", ".join(h.settlement.rules)
+    if h.deal.cai is not None and h.deal.drawer is not None:
+        name = cards.name(h.deal.cai)
+        open_vi = (f"Ghế {h.deal.drawer} bốc cái được {name}, ghế {h.deal.opener} được cái "
+                   "và đánh đầu")
+        open_en = (f"Seat {h.deal.drawer} turns up {name}, seat {h.deal.opener} takes the "
+                   "cái pile and opens")
+    else:
+        open_vi, open_en = f"Ghế {h.deal.opener} đánh đầu", f"Seat {h.deal.opener} opens"
+    return [
+        say(args.lang, f"Ván {h.number} (hạt giống {h.seed}): {h.start.why_vi}",
+            f"Hand {h.number} (seed {h.seed}): {h.start.why_en}"),
+        say(args.lang, f"  {open_vi}; {len(h.actions)} nước; {end_vi}",
+            f"  {open_en}; {len(h.actions)} moves; {end_en}"),
+        say(args.lang, f"  Tính tiền: {pay_vi} [{rows}]", f"  Settled: {pay_en} [{rows}]"),
+        say(args.lang, f"  Sau ván {h.number}: {_totals_vi(h.totals)}",
+            f"  After hand {h.number}: {_totals_en(h.totals)}"),
+        say(args.lang, f"  Chơi lại ván này: chanspec play {_hand_args(args, rules, h)}",
+            f"  Play this hand again: chanspec play {_hand_args(args, rules, h)}"),
+        "",
+    ]
+
+
+def _hand_args(args: argparse.Namespace, rules: Any, h: session.HandPlayed) -> str:
+    """The arguments of ``chanspec play`` that play hand `h` of a session on its own."""
+    parts = [f"--ruleset {args.ruleset}", f"--players {rules.players}", f"--seed {h.seed}"]
+    if cai.has_ritual(rules):
+        parts.append(f"--drawer {h.deal.drawer}")
+    elif h.deal.opener:
+        parts.append(f"--opener {h.deal.opener}")
+    if h.deal.thong:
+        parts.append("--thong " + " ".join(str(s) for s in h.deal.thong))
+    if args.policy != "eager":
+        parts.append(f"--policy {args.policy}")
+    parts += [f"--option {k}={v}" for k, v in non_default_options(rules).items()]
+    return " ".join(parts)
+
+
 def _replay_args(args: argparse.Namespace, rules: Any) -> str:
     parts = [f"--players {rules.players}", f"--seed {args.seed}"]
     if args.ruleset != "family":
@@ -139,6 +288,8 @@ def _replay_args(args: argparse.Namespace, rules: Any) -> str:
         parts.append(f"--opener {args.opener}")
     if args.drawer is not None:
         parts.append(f"--drawer {args.drawer}")
+    if args.thong:
+        parts.append("--thong " + " ".join(str(s) for s in sorted(args.thong)))
     if args.policy != "eager":
         parts.append(f"--policy {args.policy}")
     parts += [f"--option {k}={v}" for k, v in non_default_options(rules).items()]

@@ -24,6 +24,7 @@ the machine's own ``State.to_json()`` file or an ITF trace (`chanspec.checks.con
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections import Counter
@@ -35,7 +36,16 @@ from chanspec.checks.output import with_article
 from chanspec.model import cai, cards
 from chanspec.model import declare as declare_mod
 from chanspec.model import table as table_mod
-from chanspec.model.game import Action, ActionError, Deal, Mark, State, check_cai, deal_random
+from chanspec.model.game import (
+    Action,
+    ActionError,
+    Deal,
+    Mark,
+    State,
+    check_cai,
+    check_deal,
+    deal_random,
+)
 
 FORMAT = "chanspec-log"
 VERSION = 1
@@ -53,7 +63,7 @@ WIN_KINDS = ("u", "chiu-u", "opening")
 EXTENSION_PREFIX = "x-"
 # A deal's fields; cai (the cái card, face up) and drawer (who drew it) only under a
 # table with the dealing ritual ([cai], chanspec.model.cai).
-DEAL_FIELDS = ("hands", "noc", "opener", "cai", "drawer")
+DEAL_FIELDS = ("hands", "noc", "opener", "cai", "drawer", "thong")
 
 # Field kinds: seat, card, card-or-null, group (2 or 4 cards), groups, action, result,
 # win-kind, ban-kind, rule.  Every type lists its required and optional fields.
@@ -126,9 +136,10 @@ class GameLog:
 
 def header(rules: table_mod.Rules, deal: Deal | None = None, seed: int | None = None,
            opener: int = 0, extra: Mapping[str, Any] | None = None,
-           drawer: int | None = None) -> dict[str, Any]:
+           drawer: int | None = None, thong: tuple[int, ...] = ()) -> dict[str, Any]:
     """The header line: a deal, or (for chanspec's own logs) the seed it came from, with
-    the opener, or under the dealing ritual ([cai]) the seat that drew the cái card."""
+    the opener, or under the dealing ritual ([cai]) the seat that drew the cái card, and
+    in a session the seats whose win is thông (`Deal.thong`)."""
     h: dict[str, Any] = {
         "type": "header", "format": FORMAT, "version": VERSION,
         "ruleset": rules.table.id, "players": rules.players,
@@ -144,6 +155,8 @@ def header(rules: table_mod.Rules, deal: Deal | None = None, seed: int | None = 
             h["drawer"] = drawer
         else:
             h["opener"] = opener
+        if thong:
+            h["thong"] = list(thong)
     else:
         raise ValueError("a header needs a deal or a seed")
     if extra:
@@ -211,11 +224,12 @@ def record(rules: table_mod.Rules, deal: Deal, actions: Iterable[Action], *,
     With a `seed` whose random deal equals `deal`, the header carries the seed instead
     of the deal; with ``consequences=False`` only the header and actions are written.
     """
-    if seed is not None and _seed_deal(rules, seed, deal.opener, deal.drawer) != deal:
+    if seed is not None and _seed_deal(rules, seed, deal.opener, deal.drawer,
+                                       deal.thong) != deal:
         raise ValueError(f"seed {seed} does not deal this deal")
     st = State(rules, deal)
     lines = [header(rules, None if seed is not None else deal, seed, deal.opener, extra,
-                    deal.drawer)]
+                    deal.drawer, deal.thong)]
     for a in actions:
         lines.append(a.as_json())
         cons = step(st, a)
@@ -224,11 +238,13 @@ def record(rules: table_mod.Rules, deal: Deal, actions: Iterable[Action], *,
     return lines
 
 
-def _seed_deal(rules: table_mod.Rules, seed: int, opener: int, drawer: int | None) -> Deal:
-    """The random deal of `seed`: from the opener, or from the drawer of the cái card."""
-    if drawer is not None:
-        return deal_random(rules, seed, drawer=drawer)
-    return deal_random(rules, seed, opener)
+def _seed_deal(rules: table_mod.Rules, seed: int, opener: int, drawer: int | None,
+               thong: tuple[int, ...] = ()) -> Deal:
+    """The random deal of `seed`: from the opener, or from the drawer of the cái card;
+    in a session, with the seats whose win is thông."""
+    deal = (deal_random(rules, seed, drawer=drawer) if drawer is not None
+            else deal_random(rules, seed, opener))
+    return dataclasses.replace(deal, thong=tuple(thong)) if thong else deal
 
 
 def dumps(lines: Iterable[Mapping[str, Any]]) -> str:
@@ -432,7 +448,7 @@ def parse_header(source: str, lineno: int, obj: dict[str, Any],
         raise ln.fail("type", f"the first line must be the header, found type "
                       f"{obj.get('type')!r}", 'start the log with {"type": "header", ...}')
     allowed = {"type", "format", "version", "ruleset", "table_digest", "players", "options",
-               "deal", "seed", "opener", "drawer"}
+               "deal", "seed", "opener", "drawer", "thong"}
     for k in obj:
         if k not in allowed and not k.startswith(EXTENSION_PREFIX):
             raise ln.fail(k, "unknown header field", f"allowed: {', '.join(sorted(allowed))}")
@@ -484,8 +500,14 @@ def parse_header(source: str, lineno: int, obj: dict[str, Any],
         drawer = obj.get("drawer")
         if drawer is not None:
             ln.check("drawer", "seat", drawer)
-        return rules, _seed_deal(rules, seed, opener, drawer), seed
-    for k in ("opener", "drawer"):
+        thong = _thong(ln, "thong", obj.get("thong", []))
+        deal = _seed_deal(rules, seed, opener, drawer, thong)
+        try:
+            check_deal(rules, deal)
+        except ActionError as exc:
+            raise ln.fail("thong", str(exc), f"rule {', '.join(exc.rules)}") from None
+        return rules, deal, seed
+    for k in ("opener", "drawer", "thong"):
         if k in obj:
             raise ln.fail(k, f"with a 'deal', the {k} goes inside it (deal.{k})")
     d = obj["deal"]
@@ -514,12 +536,22 @@ def parse_header(source: str, lineno: int, obj: dict[str, Any],
     drawer = d.get("drawer")
     if drawer is not None:
         ln.check("deal.drawer", "seat", drawer)
-    deal = Deal(tuple(hands), noc, opener, cai_card, drawer)
+    deal = Deal(tuple(hands), noc, opener, cai_card, drawer,
+                _thong(ln, "deal.thong", d.get("thong", [])))
     try:
         check_cai(rules, deal)  # check_deal, and a cái card that fits these rules
     except ActionError as exc:
         raise ln.fail("deal", str(exc), f"rule {', '.join(exc.rules)}") from None
     return rules, deal, None
+
+
+def _thong(ln: LineCheck, fld: str, v: Any) -> tuple[int, ...]:
+    """The seats whose win is thông (a hand of a session): a list of seats."""
+    if not isinstance(v, list):
+        raise ln.fail(fld, f"expected a list of seats whose win is thông, found {v!r}")
+    for i, s in enumerate(v):
+        ln.check(f"{fld}[{i}]", "seat", s)
+    return tuple(v)
 
 
 def parse_entry(source: str, lineno: int, obj: dict[str, Any], players: int) -> Entry:

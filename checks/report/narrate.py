@@ -10,6 +10,7 @@ are the Vietnamese ones (`cards.name`).
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -17,7 +18,7 @@ from typing import Any
 
 from chanspec.checks.explore.invariants import choose, stuck_kind
 from chanspec.model import cai, cards
-from chanspec.model.game import Action, Deal, Mark, State
+from chanspec.model.game import Action, Deal, Mark, State, deal_random
 from chanspec.model.table import Rules
 
 POLICIES = ("eager", "uniform")
@@ -305,11 +306,21 @@ def cai_line(rules: Rules, card: int, drawer: int) -> Line:
 
 
 def random_game(rules: Rules, seed: int, opener: int = 0, policy: str = "eager",
-                max_steps: int = 5000, drawer: int | None = None) -> tuple[Deal, list[Action]]:
+                max_steps: int = 5000, drawer: int | None = None,
+                thong: tuple[int, ...] = ()) -> tuple[Deal, list[Action]]:
     """A seeded random hand: the deal from `seed` (the opener given, or under the dealing
-    ritual the seat that draws the cái), then random legal actions."""
-    st = State.new(rules, seed=seed, opener=opener, drawer=drawer)
+    ritual the seat that draws the cái; in a session, the seats whose win is thông),
+    then random legal actions (`play_out`)."""
+    deal = deal_random(rules, seed, opener, drawer=drawer)
+    st = State(rules, dataclasses.replace(deal, thong=thong) if thong else deal)
+    play_out(st, seed, policy, max_steps)
     assert st.deal is not None
+    return st.deal, list(st.history)
+
+
+def play_out(st: State, seed: int, policy: str = "eager", max_steps: int = 5000) -> None:
+    """Play the hand `st` on to its end with random legal actions drawn from `seed`
+    (`policy`: ``eager`` prefers wins and claims, ``uniform`` picks any action)."""
     rng = random.Random(seed)
     eager = EAGER if policy == "eager" else 0.0
     for _ in range(max_steps):
@@ -317,7 +328,6 @@ def random_game(rules: Rules, seed: int, opener: int = 0, policy: str = "eager",
         if not acts:
             break
         st.apply(choose(acts, rng, eager))
-    return st.deal, list(st.history)
 
 
 def render(lines: Sequence[Line], lang: str) -> str:
