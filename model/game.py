@@ -438,6 +438,9 @@ class _Plan:
         # same checks run in forbid mode (`strict`, this plan's forbid twin)
         self.enforce = mv("turn.restriction_mode_rule") != "penalise"
         self.strict: _Plan = self
+        # báo ([turn] fault_play_rule): the first seat to commit a fault may from then on
+        # only draw, pass and win
+        self.bao = mv("turn.fault_play_rule") == "draw-and-pass"
         # restrictions on the hand at the moment of an eat: ban -> [(row, condition)]
         self.when: dict[str, list[tuple[str, str]]] = {}
         for r in rules.restrictions:
@@ -783,8 +786,16 @@ class State:
         pooled = self.engine.pooled
         act = self._plan.act
         may_eat = eat_ok and not (w.source == "draw" and not second and self._plan.next_only)
+        bao = self.bao_seat()
         for s in range(self.n):
             if s == w.giver:
+                continue
+            if s == bao:  # báo: no eat, no chíu; a win on the card stays open
+                if u_ok and (s == turn or not second) and not self._ban_index(s).get("win"):
+                    wh, wc = (self.engine.win_counts(self.hands[s], self.laid[s]) if pooled
+                              else (self.hands[s], self.laid_chan[s]))
+                    if is_win(wh, wc, x, "u"):
+                        opts[s] = [act["u"][s]]
                 continue
             in_turn = s == turn
             if second and not in_turn and s != reclaimer:
@@ -823,6 +834,14 @@ class State:
             if acts:
                 opts[s] = acts
         return opts
+
+    def bao_seat(self) -> int | None:
+        """The seat that is báo (``[turn] fault_play_rule`` reads ``draw-and-pass``): the
+        first to commit a fault, who may from then on only draw, pass and win; None
+        before any fault, or when a fault changes nothing in the play."""
+        if not self._plan.bao or not self.faults:
+            return None
+        return int(self.faults[0]["seat"])
 
     def _drawer_may_not_eat(self) -> bool:
         return self._plan.next_only
@@ -1040,6 +1059,10 @@ class State:
         declines = ([rid("turn.decline_rule")]
                     if a.kind not in ("u", "chiu-u") and any(o.kind in ("u", "chiu-u")
                                                              for o in mine) else [])
+        if a.kind in ("chiu-u", "chiu", "eat", "reclaim") and s == self.bao_seat():
+            return ([rid("turn.fault_play_rule")] + list(self.faults[0]["rules"]),
+                    "this player is báo since their fault: they may only draw, pass and win",
+                    "người này bị báo từ khi phạm lỗi: chỉ còn được bốc, bỏ qua và ù")
         if a.kind == "pass":
             own = (s == w.turn and w.source == "draw" and w.gate == s and not w.second
                    and any(o.kind == "eat" for o in mine))

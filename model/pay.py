@@ -15,7 +15,8 @@ role names an option row (`table.MACHINE_VALUES`):
   `State.faults`) costs: ``treo-tranh``, an offender who wins keeps the win unpaid (the
   faults of the others cost nothing); ``bao``, the first offender pays for the table: when
   another seat wins, that seat alone pays it the worth times the other seats, and an
-  offender who wins (ù báo) is not paid;
+  offender who wins (ù báo) is not paid (in play, ``[turn] fault_play_rule`` has that
+  seat only draw, pass and win from its fault on: `State.bao_seat`);
 * ``below_min_rule`` -- a win worth less than the house minimum (``[scoring]``
   ``min_rule``): ``unpaid``, or ``den`` (the winner pays its worth as for a wrong
   declaration).

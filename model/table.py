@@ -104,6 +104,9 @@ MACHINE_VALUES: dict[str, tuple[str, ...]] = {
     "win.laid_rule": ("as-laid", "pooled"),
     # after a win the winner declares their cước (xướng): a phase of the machine
     "turn.declare_rule": ("none", "declare"),
+    # what a fault (restriction-mode=penalise) changes in the play: nothing, or the first
+    # offender is báo and may from then on only draw, pass and win (no eat, no chíu)
+    "turn.fault_play_rule": ("plays-on", "draw-and-pass"),
     # what a declaration that is wrong in one way costs (`model/declare.py`, `[declaration]`):
     # paid-named: the winner is paid for the cước named and held; den: the winner pays
     "declaration.over_rule": DECLARE_CONSEQUENCES,
@@ -130,7 +133,8 @@ SESSION_FIELDS = ["rule", "after_draw_rule", "thong_rule", "thong_who_rule",
 # What the machine reads for a role the table leaves out (only the optional roles).
 MACHINE_DEFAULTS = {"eating.split_chan_rule": "allowed", "eating.no_split_scope_rule": "always",
                     "turn.restriction_mode_rule": "forbid", "win.laid_rule": "as-laid",
-                    "turn.decline_fault_rule": "free", "turn.declare_rule": "none"}
+                    "turn.decline_fault_rule": "free", "turn.declare_rule": "none",
+                    "turn.fault_play_rule": "plays-on"}
 # Where a row's words are in the family's text: "<seed file> §<part> ¶<n>|•<n> s<m>[-<k>]",
 # several places separated by "; " (paragraph or bullet n of part, sentence m of it).
 # A text without numbered parts is placed by heading: "[<heading>] ¶<n>|•<n>|#<n> s<m>[-<k>]"
@@ -1668,7 +1672,7 @@ def _validate_turn(ck: _Checker, data: Mapping[str, Any], rows: dict[str, Row],
 OPTIONAL_EATING_FIELDS = ["no_split_rule", "odd_group_exception_rule", "split_chan_rule",
                           "no_split_scope_rule", "odd_group"]
 OPTIONAL_TURN_FIELDS = ["chiu_yeu_rule", "restriction_mode_rule", "decline_fault_rule",
-                        "declare_rule"]
+                        "declare_rule", "fault_play_rule"]
 TURN_FIELDS = ["direction_rule", "opener_rule", "opening_win_rule", "next_opener_rule",
                "draw_rule", "react_rule", "drawn_offer_rule", "discard_rule", "chiu_rule",
                "chiu_yeu_rule", "chiu_optional_rule", "chiu_counts_rule", "chiu_return_rule",

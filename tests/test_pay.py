@@ -288,3 +288,61 @@ def test_settlements_cite_rows_of_the_table() -> None:
         s = pay.settle(rules, st_)
         cited = set(s.rules) | {r for t in s.transfers for r in t.rules}
         assert cited and cited <= set(rules.table.rows), (seed, cited - set(rules.table.rows))
+
+
+# --------------------------------------------------------------------------- báo in play
+
+
+def test_a_bao_seat_only_draws_passes_and_wins() -> None:
+    # pay-fault=bao: from the first fault on, its seat may not eat or chíu ([turn]
+    # fault_play_rule); every refusal says so, citing the row and the fault's rows
+    rules = _rules(pay_fault="bao")
+    became = 0
+    for seed in range(40):
+        s_ = State(rules, deal_random(rules, seed, drawer=seed % 4))
+        rng = random.Random(seed)
+        after: list[Any] = []  # the báo seat's actions once it is báo
+        while not s_.is_terminal() and s_.legal_actions():
+            b = s_.bao_seat()
+            if b is not None:
+                for a in s_.candidate_actions(b):
+                    if a.kind in CLAIMS_BARRED:
+                        assert not s_.is_legal(a)
+                        why = s_.explain(a)
+                        assert why.rules[0] == "pay-fault", why
+                        assert why.rules[1:] == tuple(s_.faults[0]["rules"])
+            a = rng.choice(s_.legal_actions())
+            if b is not None and a.seat == b:
+                after.append(a)
+            s_.apply(a)
+        if s_.bao_seat() is not None:
+            became += 1
+            assert not [a for a in after if a.kind in CLAIMS_BARRED], (seed, after)
+    assert became >= 10, became
+
+
+CLAIMS_BARRED = ("eat", "chiu", "chiu-u", "reclaim")
+
+
+def test_bao_plays_like_treo_tranh_up_to_the_first_fault() -> None:
+    # the reading acts only once a seat has committed a fault: until then both readings
+    # allow exactly the same actions at every step
+    b_rules = _rules(pay_fault="bao")
+    compared = 0
+    for seed in range(30):  # faults come early: a few steps per hand
+        a = _played(seed, {"pay-fault": "treo-tranh"})
+        x, y = State(a.rules, a.deal), State(b_rules, a.deal)
+        for act in a.history:
+            if y.faults:
+                break
+            assert set(x.legal_actions()) == set(y.legal_actions()), (seed, len(x.history))
+            compared += 1
+            x.apply(act)
+            y.apply(act)
+    assert compared > 80, compared
+
+
+def test_the_packed_machine_refuses_bao() -> None:
+    from chanspec.model import packed
+
+    assert packed.unsupported(_rules(pay_fault="bao")) is not None

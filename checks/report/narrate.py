@@ -243,6 +243,14 @@ def narrate(rules: Rules, deal: Deal, actions: Iterable[Action]) -> tuple[list[L
             words = event_words(e, rules)
             if words is not None:
                 out.append(Line(None, words[0], words[1], words[2], e))
+            if e.get("type") == "fault" and st.bao_seat() == e["seat"] and \
+                    len(st.faults) == 1:  # the first fault makes its seat báo
+                s = int(e["seat"])
+                out.append(Line(None, f"Từ giờ {seat_vi(s)} bị báo: chỉ còn được bốc, bỏ qua "
+                                      "và ù, không được ăn hay Chíu",
+                                f"From now on {seat_en(s)} is báo: they may only draw, pass "
+                                "and win, never eat or chíu",
+                                [rules.rid("turn.fault_play_rule")], e))
     out.append(ending(st))
     return out, st
 
