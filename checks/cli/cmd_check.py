@@ -216,8 +216,10 @@ def _plan(args: argparse.Namespace, table: Table, opts: dict[str, str]
     return out
 
 
-# sections of a table that only score a won hand (classic's [[cuoc]] and [scoring])
-SCORING_SECTIONS = ("cuoc", "scoring")
+# sections of a table read only once a hand is over: the score of a won hand, who pays
+# whom, what carries over to the next hand (classic's [[cuoc]], [scoring], [payment],
+# [session])
+SCORING_SECTIONS = ("cuoc", "scoring", "payment", "session")
 
 
 def _vacuity(table: Table, results: list[explore.Result]) -> dict[str, Any]:

@@ -363,7 +363,8 @@ def _candidates(st: State) -> list[Action]:
 def _targets(table: table_mod.Table) -> list[str]:
     """What the search tries to reach: every row the machine's sections cite (or a
     witness names) and every value of such an option row.  Rows only words cite, and
-    scoring rows ([[cuoc]], [scoring]), are never cited by a step of play."""
+    scoring rows ([[cuoc]], [scoring], [payment], [session]), are never cited by a step
+    of play."""
     played = machine_rows(table) | (set(WITNESSES) & set(table.rows))
     out = [r for r in table.rows if r in played]
     chosen = machine_rows(table, values_matter=True)
@@ -397,7 +398,7 @@ def machine_rows(table: table_mod.Table, values_matter: bool = False) -> set[str
                 walk(v, key)
 
     walk({k: v for k, v in table.data.items()
-          if k not in ("rule", "cuoc", "scoring", "declaration")})
+          if k not in ("rule", "cuoc", "scoring", "declaration", *table_mod.SETTLE_SECTIONS)})
     if not values_matter:
         return found
     options = dict(table.option_space())

@@ -22,7 +22,7 @@ from chanspec.checks.explore import scale
 from chanspec.checks.explore.invariants import STUCK_BANS, STUCK_EMPTY
 from chanspec.checks.findings import clauses, compute, divergence, questions, witness
 from chanspec.model import cards
-from chanspec.model.table import Row, Table
+from chanspec.model.table import Row, Table, role_row
 
 # the kind of the first action in which a reading changed what may happen
 FIRST_KIND = {
@@ -240,6 +240,12 @@ def _row_ids(row: Row) -> str:
     return f"{row.id} = {vals}"
 
 
+def session_rows(table: Table) -> set[str]:
+    """The rows the table's ``[session]`` roles name: they act between hands."""
+    ses = table.data.get("session", {})
+    return {role_row(v) for k, v in ses.items() if k.endswith("_rule") and k != "rule"}
+
+
 def finding_objects(doc: Mapping[str, Any], table: Table,
                     lang: str = "vi") -> dict[str, questions.Finding]:
     out: dict[str, questions.Finding] = {}
@@ -284,6 +290,14 @@ def finding_objects(doc: Mapping[str, Any], table: Table,
                         f"in {len(q['searches'])} searches, {exhaustive} exhaustive)."]
             notes.append(("searched", ", ".join(f"{s['value']}@{s['scale']}"
                                                 for s in q["searches"])))
+            if rid in session_rows(table):
+                steps_vi.append("Lựa chọn này chỉ có tác dụng giữa hai ván liền nhau của "
+                                "một buổi chơi (ai bốc cái ván sau, ván sau ai được hô thông), "
+                                "nên một ván đơn lẻ không thể cho thấy nó.")
+                steps_en.append("This choice acts only between two hands of a session (who "
+                                "draws the next cái, whose win of the next hand is thông), so "
+                                "no single hand can show it.")
+                notes.append(("sessions", "chanspec play --hands N"))
         freq = q.get("frequency", {})
         for v in row.values:
             if v == row.default or w is None:

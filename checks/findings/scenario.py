@@ -150,6 +150,10 @@ def result_text(res: Any) -> tuple[str, str]:
         judged, what, paid, den = list(res)[3:7]
         vi_d = f"được trả {paid}" if den is None else f"phải đền {den}"
         en_d = f"is paid {paid}" if den is None else f"pays {den}"
+        if len(res) >= 8:  # who pays whom (model/pay.py): every seat's net
+            net = list(res)[7]
+            vi_d += " — tiền: " + ", ".join(f"ghế {s} {v:+d}" for s, v in enumerate(net))
+            en_d += " — net: " + ", ".join(f"seat {s} {v:+d}" for s, v in enumerate(net))
         return (f"ghế {winner} {WIN_VI.get(str(how), 'ù')}, xướng {judged} ({what}): {vi_d}",
                 f"seat {winner} {WIN_EN.get(str(how), 'wins')}, declares {judged} ({what}): "
                 f"{en_d}")

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chanspec.checks.explore.search import worker_ignores_sigint
+from chanspec.model import pay
 from chanspec.model.game import Action, Deal, State, deal_random
 from chanspec.model.table import Rules
 
@@ -40,14 +41,17 @@ WIN = ("u", "chiu-u")
 
 def observe(st: State) -> tuple[frozenset[Action], Any]:
     """What a player can tell apart: the legal actions, and the result once over (with,
-    after a declaration, its judgement, consequence and the totals paid or owed)."""
+    after a declaration, its judgement, consequence and the totals paid or owed, and
+    under a table that says who pays whom, every seat's net: `model.pay.settle`)."""
     out = st.outcome()
     res = None if out is None else (out.get("result"), out.get("winner"), out.get("kind"))
     d = None if out is None else out.get("declaration")
-    if res is not None and d is not None:
+    if res is not None and d is not None and st.is_terminal():
         res += (d["judgement"], d["consequence"],
                 None if d["paid"] is None else d["paid"]["total"] + d["paid"]["ga"],
                 None if d["den"] is None else d["den"]["total"] + d["den"]["ga"])
+        if pay.has_payment(st.rules):
+            res += (pay.settle(st.rules, st).net,)
     return frozenset(st.legal_actions()), res
 
 
