@@ -791,7 +791,7 @@ class State:
             if s == w.giver:
                 continue
             if s == bao:  # báo: no eat, no chíu; a win on the card stays open
-                if u_ok and (s == turn or not second) and not self._ban_index(s).get("win"):
+                if u_ok and not self._ban_index(s).get("win"):
                     wh, wc = (self.engine.win_counts(self.hands[s], self.laid[s]) if pooled
                               else (self.hands[s], self.laid_chan[s]))
                     if is_win(wh, wc, x, "u"):

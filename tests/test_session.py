@@ -230,3 +230,18 @@ def test_cli_single_hand_with_thong_replays_a_session_hand() -> None:
     head = json.loads(out.splitlines()[0])
     assert head["deal"]["thong"] == list(h.deal.thong)
     assert tuple(logs.parse(out).actions()) == h.actions
+
+
+def test_score_log_prints_how_the_hand_was_settled(tmp_path: Any) -> None:
+    # hand 4 of the session of seed 7 (see above): dealt from seed 10, seat 1 draws the cái
+    code, out, err = run_cli("play", "--ruleset", "classic", "--players", "4", "--seed", "10",
+                             "--drawer", "1", "--json")
+    assert code == 0, err
+    log = tmp_path / "h.ndjson"
+    log.write_text(out, encoding="utf-8")
+    code, out, err = run_cli("score", "--log", str(log), "--lang", "en")
+    assert code == 0, err
+    assert "Settled as played: the winner declared wrongly and owes 36" in out
+    code, out, err = run_cli("score", "--log", str(log), "--json")
+    doc = json.loads(out)
+    assert doc["settlement"]["net"] == [36, 36, -108, 36]

@@ -42,7 +42,7 @@ from typing import Any
 
 from chanspec.checks.cli.options import add_command, add_common, non_default_options, resolve
 from chanspec.checks.output import Ticker, pick, progress_every, say
-from chanspec.model import cards, cuoc, declare, score, table, win
+from chanspec.model import cards, cuoc, declare, pay, score, table, win
 
 KINDS: tuple[win.WinKind, ...] = ("u", "chiu-u", "opening")
 GROUP_ORDER = {g: i for i, g in enumerate(table.CUOC_GROUPS)}
@@ -225,7 +225,8 @@ class LogProblem(ValueError):
     """A ``--log`` file with nothing to score: unreadable, not conforming, no win."""
 
 
-def from_log(args: argparse.Namespace) -> tuple[table.Rules, cuoc.WonHand, list[str] | None]:
+def from_log(args: argparse.Namespace) -> tuple[table.Rules, cuoc.WonHand, list[str] | None,
+                                                pay.Settlement | None]:
     """The rules, the win of the finished hand recorded in ``--log`` and the declaration
     its winner made there (None: the table has no declaration phase); LogProblem (exit
     2) for a file that cannot be read, does not conform, or records no win."""
@@ -263,7 +264,9 @@ def from_log(args: argparse.Namespace) -> tuple[table.Rules, cuoc.WonHand, list[
     if args.thong:
         won = dataclasses.replace(won, ctx=dataclasses.replace(won.ctx, thong=True))
     made = (st.result or {}).get("declaration")
-    return rules, won, None if made is None else list(made["named"])
+    # who paid whom, as the hand was played (under the log's own readings)
+    settled = pay.settle(st.rules, st) if pay.has_payment(st.rules) and made else None
+    return rules, won, None if made is None else list(made["named"]), settled
 
 
 def run_frequency(args: argparse.Namespace) -> int:
@@ -346,9 +349,10 @@ def run(args: argparse.Namespace) -> int:
         return run_frequency(args)
     won: cuoc.WonHand | None = None
     logged: list[str] | None = None
+    settled: pay.Settlement | None = None
     if args.log is not None:
         try:
-            rules, won, logged = from_log(args)
+            rules, won, logged, settled = from_log(args)
         except LogProblem as exc:
             print(f"chanspec score: {exc}", file=sys.stderr)
             return 2
@@ -378,6 +382,8 @@ def run(args: argparse.Namespace) -> int:
         if decl is not None:
             d, sc = decl
             doc["declared"] = {**d.as_json(), "score": None if sc is None else sc.as_json()}
+        if settled is not None:
+            doc["settlement"] = settled.as_json()
         print(json.dumps(doc, ensure_ascii=False))
     else:
         text = render(rules, hand, laid, ctx, res, alts, args.lang)
@@ -385,6 +391,11 @@ def run(args: argparse.Namespace) -> int:
             text = render_log_head(args.log, won, args.lang) + "\n" + text
         if decl is not None:
             text += "\n" + render_declaration(rules, *decl, lang=args.lang)
+        if settled is not None:
+            vi, en = pay.words(settled)
+            rows = ", ".join(settled.rules)
+            text += "\n" + say(args.lang, f"Tính tiền như đã chơi: {vi}  [{rows}]",
+                               f"Settled as played: {en}  [{rows}]")
         print(text)
     return 0
 
