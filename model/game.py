@@ -835,6 +835,11 @@ class State:
                 opts[s] = acts
         return opts
 
+    def records_faults(self) -> bool:
+        """Whether an act may stand and be recorded as a fault under these rules
+        (restriction-mode=penalise, or bỏ ù read as a fault)."""
+        return not self._plan.enforce or self._plan.decline_fault
+
     def bao_seat(self) -> int | None:
         """The seat that is báo (``[turn] fault_play_rule`` reads ``draw-and-pass``): the
         first to commit a fault, who may from then on only draw, pass and win; None

@@ -549,3 +549,40 @@ def test_infer_options_replays_a_one_seat_witness_the_way_the_engine_asks() -> N
     # the engine asks in seat-number order at every gate: under receiver-first the
     # questions still come in the wrong order wherever the gate is not seat 3
     assert any(d.key[0] == "order" for d in inf.unexplained)
+
+
+# --------------------------------------------------------------------------- classic Chắn
+
+
+def test_chanspec_serve_conforms_on_classic_with_every_option_varied() -> None:
+    cmd = [PY, "-m", "chanspec.checks.cli.app", "serve", "--ruleset", "classic"]
+    res = conform.campaign(cmd, hands=24, seed=1, timeout=10, players=(2, 3, 4),
+                           ruleset="classic", vary_options=True)
+    assert res.status == "conforming", conform.render(res, "en", say)
+    assert res.hands == 24 and res.steps > 500
+
+
+@pytest.mark.parametrize("mode", ["forbid", "penalise"])
+def test_a_classic_engine_forgetting_one_rule_of_play_is_caught(mode: str,
+                                                                tmp_path: Path) -> None:
+    # tests/engines/classic_rule_14.py forgets 000 [Luật đánh bài] #14 (no discarding a
+    # face one ate): under forbid it allows a discard the rules refuse, which replay
+    # refuses naming the row; under penalise its outcome lacks the fault
+    res = conform.campaign(engine("classic_rule_14"), hands=60, seed=1, timeout=10,
+                           players=(4,), ruleset="classic", shrink_budget=40,
+                           options={"restriction-mode": mode})
+    report = conform.render(res, "en", say)
+    assert res.status == "mismatch" and res.mismatch is not None, report
+    m = res.mismatch
+    if mode == "forbid":
+        path = tmp_path / "min.ndjson"
+        path.write_text(logs.dumps(res.log), encoding="utf-8")
+        rep = replay.replay_path(str(path))
+        assert rep.status == "divergence" and rep.divergence is not None, report
+        assert "loi-14-an-roi-danh" in rep.divergence.rules, report
+    else:
+        assert m.kind == "outcome", report
+        ours = m.reference_outcome["outcome"]["faults"]  # type: ignore[index]
+        theirs = m.engine_outcome["outcome"]["faults"]  # type: ignore[index]
+        missing = [f for f in ours if f not in theirs]
+        assert any("loi-14-an-roi-danh" in f["rules"] for f in missing), report

@@ -35,7 +35,12 @@ from typing import Any, NamedTuple
 
 from chanspec.checks.conform import logs, replay
 from chanspec.checks.conform.driver import Engine, EngineError
-from chanspec.checks.conform.refengine import action_text, outcome_json, state_json
+from chanspec.checks.conform.refengine import (
+    action_text,
+    comparable_faults,
+    outcome_json,
+    state_json,
+)
 from chanspec.checks.output import count
 from chanspec.model import cai, cards
 from chanspec.model import table as table_mod
@@ -1078,6 +1083,8 @@ class Runner:
             theirs["outcome"] = {k: o.get(k) for k in ("result", "winner", "kind", "card")}
             if "declaration" in (ref.outcome() or {}):  # and how the declaration was judged
                 theirs["outcome"].update({k: o.get(k) for k in ("judgement", "consequence")})
+            if ref.records_faults():  # and the faults recorded (restriction-mode=penalise)
+                theirs["outcome"]["faults"] = comparable_faults(o.get("faults", []))
         mine = outcome_json(ref)
         if self.rename and mine.get("outcome"):
             o = dict(mine["outcome"])

@@ -52,7 +52,9 @@ StateFactory = Callable[[table_mod.Rules, Deal], State]
 
 
 def outcome_json(st: State) -> dict[str, Any]:
-    """The comparable part of an outcome: result, winner, kind, card."""
+    """The comparable part of an outcome: result, winner, kind, card; how a declaration
+    was judged; and, where acts may stand as faults (`State.records_faults`), the faults
+    recorded (`comparable_faults`)."""
     o = st.outcome()
     if o is None or not st.is_terminal():
         return {"terminal": False}
@@ -60,7 +62,19 @@ def outcome_json(st: State) -> dict[str, Any]:
            "card": o.get("card")}
     if "declaration" in o:
         out.update(summary(o["declaration"]))
+    if st.records_faults():
+        out["faults"] = comparable_faults(o.get("faults", []))
     return {"terminal": True, "outcome": out}
+
+
+def comparable_faults(faults: Any) -> Any:
+    """The faults of an outcome as compared: each one's seat and its rows, sorted, in the
+    order committed (what the act was is left out: the steps compare it).  Anything
+    that is not a list of such objects is returned as it is (and then differs)."""
+    if not isinstance(faults, list) or not all(
+            isinstance(f, dict) and isinstance(f.get("rules"), list) for f in faults):
+        return faults
+    return [{"seat": f.get("seat"), "rules": sorted(map(str, f["rules"]))} for f in faults]
 
 
 def state_json(st: State) -> dict[str, Any]:
