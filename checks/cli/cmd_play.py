@@ -128,6 +128,11 @@ def run(args: argparse.Namespace) -> int:
         text += "\n" + say(args.lang,
                            "Phát lại: chanspec play " + _replay_args(args, rules),
                            "Replay: chanspec play " + _replay_args(args, rules)) + "\n"
+    return _emit(args, text)
+
+
+def _emit(args: argparse.Namespace, text: str) -> int:
+    """Write the text to ``--out`` (atomically) or to standard output."""
     if args.out:
         write_atomic(args.out, text)
         print(say(args.lang, f"Đã ghi {args.out}", f"Wrote {args.out}"))
@@ -205,12 +210,7 @@ def _run_session(args: argparse.Namespace, rules: Any) -> int:
             lines.append(say(args.lang, f"Buổi chơi dừng sớm: {stopped}",
                              f"The session stopped early: {stopped}"))
         text = "\n".join(lines) + "\n"
-    if args.out:
-        write_atomic(args.out, text)
-        print(say(args.lang, f"Đã ghi {args.out}", f"Wrote {args.out}"))
-    else:
-        sys.stdout.write(text)
-    return 0
+    return _emit(args, text)
 
 
 def _totals_vi(totals: Any) -> str:
