@@ -24,7 +24,7 @@ from chanspec.model.game import State, deal_random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_classic import CLASSIC_TEXT
-from test_table import _has, problems_of
+from test_table import _has, problems_of, to_toml
 
 
 def _rules(**options: str) -> table.Rules:
@@ -253,8 +253,6 @@ def test_bad_payment_sections_are_refused_naming_the_field() -> None:
     data["payment"]["payers_rule"] = "pay-payer"
     data["session"]["thong_breaking_faults"] = "bo-u"
     data["session"]["thong_rule"] = "cuoc-chi-chi"
-    from test_table import to_toml
-
     probs = problems_of(to_toml(data))
     assert _has(probs, "payment", "fault_rule", "missing"), probs
     assert _has(probs, "payment", "payers_rule", "pay-payers"), probs
@@ -266,8 +264,6 @@ def test_a_payment_row_must_offer_the_values_the_module_knows() -> None:
     data = _data()
     row = next(r for r in data["rule"] if r["id"] == "pay-fault")
     row["values"]["kick-out"] = dict(row["values"]["bao"])
-    from test_table import to_toml
-
     probs = problems_of(to_toml(data))
     assert _has(probs, "payment", "fault_rule", "treo-tranh, bao"), probs
 
@@ -275,8 +271,6 @@ def test_a_payment_row_must_offer_the_values_the_module_knows() -> None:
 def test_a_session_needs_payment() -> None:
     data = _data()
     del data["payment"]
-    from test_table import to_toml
-
     probs = problems_of(to_toml(data))
     assert _has(probs, "session", "rule", "[payment]"), probs
 
