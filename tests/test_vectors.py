@@ -516,10 +516,10 @@ def _engine(*argv: str) -> str:
     return " ".join(f'"{a}"' for a in argv)
 
 
-def _run_node(*args: str) -> tuple[int, dict[str, Any]]:
+def _run_node(*args: str, limit: float = 600) -> tuple[int, dict[str, Any]]:
     assert NODE is not None
     p = subprocess.run([NODE, str(RUNNER), "--json", *args], capture_output=True, text=True,
-                       timeout=600, cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                       timeout=limit, cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     assert p.stdout.strip(), p.stderr
     return p.returncode, json.loads(p.stdout)
 
@@ -593,8 +593,14 @@ def test_js_runner_bad_usage_exits_2() -> None:
 @pytest.mark.parametrize("mode", ["crash", "garbage", "hang"])
 def test_js_runner_reports_a_misbehaving_engine_at_its_step(mode: str) -> None:
     engine = _engine(sys.executable, str(ENGINES / "misbehave.py"), mode, "8")
+    # a crash or garbage ends the exchange by itself, so the runner must report it at once
+    # and exit: with a two-minute request timeout it must still be done within one minute
+    # (it once kept the process alive until every pending request's timer ran out); a
+    # hang needs the timeout to end it, long enough for a slow start on a loaded machine
+    timeout, limit = {"crash": ("120000", 60), "garbage": ("120000", 60),
+                      "hang": ("5000", 600)}[mode]
     code, out = _run_node("--engine", engine, "--case", "g01", "--case", "g02",
-                          "--timeout", "1500")
+                          "--timeout", timeout, limit=limit)
     assert code == 1 and out["passed"] == 0 and len(out["failed"]) == 2
     for f in out["failed"]:
         assert f["kind"] == "engine" and f["step"] is not None and f["action"] is not None

@@ -68,7 +68,12 @@ export class ProtocolEngine {
   }
 
   _failAll(message) {
-    for (const w of this.waiting.splice(0)) w.reject(new Error(message));
+    // each pending request fails now; its timer goes too, or it would keep the runner
+    // alive until the timeout had run out
+    for (const w of this.waiting.splice(0)) {
+      clearTimeout(w.timer);
+      w.reject(new Error(message));
+    }
   }
 
   _answer(line) {
