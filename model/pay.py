@@ -191,15 +191,6 @@ def settle(rules: Rules, st: Any) -> Settlement:
     return done("den" if owes else "paid", share(worth, owes, rows), rows)
 
 
-def totals(settlements: Sequence[Settlement], n: int) -> tuple[int, ...]:
-    """Every seat's running total over `settlements`."""
-    out = [0] * n
-    for s in settlements:
-        for i, v in enumerate(s.net):
-            out[i] += v
-    return tuple(out)
-
-
 def words(s: Settlement) -> tuple[str, str]:
     """How the hand was settled, in Vietnamese and in English (no row ids)."""
     moves_vi = "; ".join(f"ghế {t.payer} trả ghế {t.payee} {t.amount}" for t in s.transfers)
