@@ -14,6 +14,7 @@ from chanspec.model.game import Action, Deal, State, random_playout
 
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS = ROOT / "vectors"
+CLASSIC_VECTORS = VECTORS / "classic"  # the vectors of spec/classic.toml
 ENGINES = Path(__file__).resolve().parent / "engines"
 
 
@@ -51,9 +52,10 @@ def build_deal(rules: table_mod.Rules, hands: dict[int, str], noc_prefix: str = 
     return Deal(tuple(out), tuple(prefix + rest), opener)
 
 
-def vector_docs() -> list[dict[str, Any]]:
+def vector_docs(root: Path = VECTORS) -> list[dict[str, Any]]:
+    """The committed cases of a vectors folder (the family's by default)."""
     return [json.loads(p.read_text(encoding="utf-8"))
-            for p in sorted((VECTORS / "cases").glob("*.json"))]
+            for p in sorted((root / "cases").glob("*.json"))]
 
 
 def case_prefix(doc: dict[str, Any], index: int) -> list[Action]:

@@ -21,30 +21,36 @@ from chanspec.checks.conform import logs, replay, vectors
 from chanspec.checks.conform.refengine import Session
 from chanspec.model import table
 from chanspec.model.game import Action, Deal, State
-from kit_helpers import ENGINES, ROOT, VECTORS, vector_docs
+from kit_helpers import CLASSIC_VECTORS, ENGINES, ROOT, VECTORS, vector_docs
 
 jsonschema = pytest.importorskip("jsonschema")
 
+# each table's committed vectors: the family's at the top of vectors/, classic Chắn's in
+# vectors/classic/
+KITS = [("family", VECTORS), ("classic", CLASSIC_VECTORS)]
 
-def test_committed_vectors_are_not_stale(tmp_path: Path) -> None:
+
+@pytest.mark.parametrize("ruleset,root", KITS, ids=[k for k, _ in KITS])
+def test_committed_vectors_are_not_stale(tmp_path: Path, ruleset: str, root: Path) -> None:
     # Regenerate from scratch in a temporary folder and compare every generated file.
     # If this fails after a change to the machine or the table, run:
     #     chanspec vectors --out vectors
+    #     chanspec vectors --ruleset classic --out vectors/classic
+    again = f"chanspec vectors --ruleset {ruleset} --out {root.relative_to(ROOT)}"
     out = tmp_path / "vectors"
     out.mkdir()
-    shutil.copy(VECTORS / "README.md", out / "README.md")
-    t = table.load("family")
+    shutil.copy(root / "README.md", out / "README.md")
+    t = table.load(ruleset)
     vectors.write(out, t, vectors.generate(t))
     fresh = sorted(p.name for p in (out / "cases").glob("*.json"))
-    committed = sorted(p.name for p in (VECTORS / "cases").glob("*.json"))
-    assert fresh == committed, "run: chanspec vectors --out vectors"
+    committed = sorted(p.name for p in (root / "cases").glob("*.json"))
+    assert fresh == committed, f"run: {again}"
     for name in fresh:
         assert (out / "cases" / name).read_text(encoding="utf-8") == (
-            VECTORS / "cases" / name).read_text(encoding="utf-8"), (
-            f"{name} is stale; run: chanspec vectors --out vectors")
+            root / "cases" / name).read_text(encoding="utf-8"), f"{name} is stale; run: {again}"
     for name in ("index.json", "README.md"):
-        assert (out / name).read_text(encoding="utf-8") == (VECTORS / name).read_text(
-            encoding="utf-8"), f"{name} is stale; run: chanspec vectors --out vectors"
+        assert (out / name).read_text(encoding="utf-8") == (root / name).read_text(
+            encoding="utf-8"), f"{name} is stale; run: {again}"
 
 
 def test_check_rebuilds_from_inputs_and_finds_stale_cases(tmp_path: Path) -> None:
@@ -65,12 +71,13 @@ def test_check_rebuilds_from_inputs_and_finds_stale_cases(tmp_path: Path) -> Non
     assert len(res.broken) == 1 and "marks it invalid" in res.broken[0]
 
 
-def test_cases_match_their_schema_and_the_log_schema() -> None:
+@pytest.mark.parametrize("root", [r for _, r in KITS], ids=[k for k, _ in KITS])
+def test_cases_match_their_schema_and_the_log_schema(root: Path) -> None:
     case_schema = json.loads((VECTORS / "vector.schema.json").read_text(encoding="utf-8"))
     log_schema = json.loads((VECTORS / "log.schema.json").read_text(encoding="utf-8"))
     cv = jsonschema.Draft202012Validator(case_schema)
     lv = jsonschema.Draft202012Validator(log_schema)
-    docs = vector_docs()
+    docs = vector_docs(root)
     assert docs
     for d in docs:
         errors = list(cv.iter_errors(d))
@@ -80,12 +87,20 @@ def test_cases_match_their_schema_and_the_log_schema() -> None:
                 assert lv.is_valid(line), (d["id"], line)
 
 
-def test_every_row_and_option_value_is_exercised() -> None:
-    t = table.load("family")
-    docs = vector_docs()
+@pytest.mark.parametrize("ruleset,root", KITS, ids=[k for k, _ in KITS])
+def test_every_row_and_option_value_is_exercised(ruleset: str, root: Path) -> None:
+    # every row and value of the play is exercised, but for those no vector can show
+    # (each with its reason); a table's scoring rows, rows only words cite and values
+    # the machine plays alike are outside the play (the family's table has none)
+    t = table.load(ruleset)
+    docs = vector_docs(root)
     cov = vectors.coverage(t, docs)
-    assert cov.uncovered_rows(t) == sorted(vectors.NOT_EXERCISABLE, key=list(t.rows).index)
-    assert cov.uncovered_values(t) == []
+    skip = vectors.not_exercisable(t)
+    outside = vectors.out_of_play(t)
+    assert bool(outside) == (ruleset != "family")
+    uncovered = cov.uncovered_rows(t) + cov.uncovered_values(t)
+    assert [x for x in uncovered if x not in outside] == list(skip)
+    assert vectors.gaps(t, cov) == []
     # each option value is exercised by a case that depends on the row and plays as
     # written under that value
     for name, values in t.option_space():
@@ -93,23 +108,25 @@ def test_every_row_and_option_value_is_exercised() -> None:
             for cid in cov.options[name][v]:
                 d = next(x for x in docs if x["id"] == cid)
                 assert v in d["depends"][name]
-    index = json.loads((VECTORS / "index.json").read_text(encoding="utf-8"))
-    assert [c["id"] for c in index["cases"]] == [d["id"] for d in docs]
-    assert index["coverage"]["uncovered"] == list(vectors.NOT_EXERCISABLE)
-    readme = (VECTORS / "README.md").read_text(encoding="utf-8")
+    index = json.loads((root / "index.json").read_text(encoding="utf-8"))
+    assert sorted(c["id"] for c in index["cases"]) == [d["id"] for d in docs]
+    assert index["coverage"]["uncovered"] == uncovered and index["coverage"]["gaps"] == []
+    readme = (root / "README.md").read_text(encoding="utf-8")
     readme = readme[readme.index(vectors.COVERAGE_START):readme.index(vectors.COVERAGE_END)]
     for rid in t.rows:
         row = re.search(rf"^\| `{re.escape(rid)}` \|.*$", readme, re.M)
         assert row, rid
         cited = int(row.group(0).split("|")[4])
         assert cited == len(cov.rows[rid])
-    total = sum(p.stat().st_size for p in (VECTORS).rglob("*") if p.is_file())
+    total = sum(p.stat().st_size for p in root.glob("**/*") if p.is_file()
+                and (root != VECTORS or CLASSIC_VECTORS not in p.parents))
     assert total < 5 * 1024 * 1024
 
 
-def test_every_case_runs_through_the_protocol() -> None:
+@pytest.mark.parametrize("root", [r for _, r in KITS], ids=[k for k, _ in KITS])
+def test_every_case_runs_through_the_protocol(root: Path) -> None:
     # what an implementer does with the vectors, with the reference behind the protocol
-    for d in vector_docs():
+    for d in vector_docs(root):
         eng = Session()
         s = d["start"]
         assert eng.handle({"op": "start", **s})["ok"]
@@ -119,7 +136,8 @@ def test_every_case_runs_through_the_protocol() -> None:
             for seat in range(n):
                 r = eng.handle({"op": "legal", "seat": seat})
                 assert r["ok"]
-                acts = {" ".join(filter(None, [a["type"], a.get("card")])) for a in r["actions"]}
+                acts = set(logs.codes_of([Action.from_json({**a, "seat": seat})
+                                          for a in r["actions"]]))
                 if acts:
                     out[str(seat)] = acts
             return out
@@ -134,8 +152,8 @@ def test_every_case_runs_through_the_protocol() -> None:
         end = d["end"]
         out = eng.handle({"op": "outcome"})
         assert out["terminal"] == end["terminal"]
-        if end["terminal"]:
-            assert out["outcome"] == end["outcome"]
+        if end["terminal"]:  # the fields the case states (as vectors/runners/run.mjs)
+            assert {k: out["outcome"].get(k) for k in end["outcome"]} == end["outcome"]
         else:
             assert legal_now() == {k: set(v) for k, v in end["legal"].items() if v}
             assert end["stuck"] == (not any(end["legal"].values()))
@@ -359,13 +377,16 @@ def test_every_step_names_the_sections_of_its_rules() -> None:
 
 def test_golden_games_are_vectors() -> None:
     golden = sorted((ROOT / "tests" / "golden").glob("*.json"))
-    assert len(golden) == 8
-    docs = {d["id"]: d for d in vector_docs()}
+    assert len(golden) == 10
+    roots = dict(KITS)
+    docs = {d["id"]: d for _, root in KITS for d in vector_docs(root)}
     for path in golden:
         g = json.loads(path.read_text(encoding="utf-8"))
         gid = vectors.golden_id(path)
-        assert re.fullmatch(r"g0[1-8]-[a-z0-9-]+", gid), gid
+        assert re.fullmatch(r"gc?0[1-8]-[a-z0-9-]+", gid), gid
         d = docs[gid]
+        assert d["start"]["ruleset"] == g.get("ruleset", "family")
+        assert (roots[d["start"]["ruleset"]] / "cases" / f"{gid}.json").exists()
         assert d["description"] == {"vi": g["title_vi"], "en": g["title_en"]}
         assert d["sections"] == g["sections"]
         assert [s["action"] for s in d["steps"] if s["valid"]] == [
@@ -385,6 +406,10 @@ def test_golden_games_are_vectors() -> None:
     # the two claim-order games depend on claim-seat-order, each on its own value
     assert docs["g06-u-priority-owner-first"]["depends"]["claim-seat-order"] == ["owner-first"]
     assert docs["g07-u-priority-receiver-first"]["depends"]["claim-seat-order"] == [
+        "receiver-first"]
+    # classic's: the thiên ù of cạ needs any-pairs, the two wins receiver-first
+    assert docs["gc01-thien-u-any-pairs"]["depends"]["thien-u"] == ["any-pairs"]
+    assert docs["gc02-two-wins-receiver-first"]["depends"]["claim-seat-order"] == [
         "receiver-first"]
 
 
@@ -528,11 +553,35 @@ REFERENCE = _engine(sys.executable, "-m", "chanspec.checks.conform.refengine")
 
 
 @needs_node
-def test_js_runner_passes_every_vector_on_the_reference() -> None:
+def test_js_runner_catches_a_classic_engine_that_forgets_a_rule_of_play() -> None:
+    # tests/engines/classic_rule_14.py forgets 000 [Luật đánh bài] #14 (no discarding a
+    # face one has eaten).  Under forbid its pair case fails at the refused discard (the
+    # engine offers it), under penalise at the end (its outcome lacks the fault): a
+    # runner that compares no consequences still catches both modes.
+    code, out = _run_node("--vectors", str(CLASSIC_VECTORS), "--engine",
+                          _engine(sys.executable, str(ENGINES / "classic_rule_14.py")))
+    assert code == 1
+    failed = {f["id"]: f for f in out["failed"]}
+    forbid = next(f for k, f in failed.items() if k.endswith("loi-14-an-roi-danh-forbid"))
+    doc = next(d for d in vector_docs(CLASSIC_VECTORS) if d["id"] == forbid["id"])
+    refused = next(i for i, s in enumerate(doc["steps"]) if not s["valid"])
+    assert (forbid["step"], forbid["kind"]) == (refused, "legal")
+    assert "loi-14-an-roi-danh" in forbid["rules"]
+    penalise = next(f for k, f in failed.items() if k.endswith("loi-14-an-roi-danh-penalise"))
+    assert penalise["kind"] == "outcome"
+    assert any("loi-14-an-roi-danh" in f["rules"]
+               for f in penalise["expected"]["faults"]) and not any(
+        "loi-14-an-roi-danh" in f["rules"] for f in penalise["got"]["faults"])
+    assert out["passed"] + len(failed) == out["cases"] and out["passed"] > 0
+
+
+@needs_node
+@pytest.mark.parametrize("root", [r for _, r in KITS], ids=[k for k, _ in KITS])
+def test_js_runner_passes_every_vector_on_the_reference(root: Path) -> None:
     t0 = time.monotonic()
-    code, out = _run_node("--engine", REFERENCE)
+    code, out = _run_node("--engine", REFERENCE, "--vectors", str(root))
     assert code == 0, out["failed"][:3]
-    assert out["cases"] == len(vector_docs()) == out["passed"] and not out["skipped"]
+    assert out["cases"] == len(vector_docs(root)) == out["passed"] and not out["skipped"]
     assert time.monotonic() - t0 < 300
 
 
@@ -611,10 +660,108 @@ def test_js_runner_reports_a_misbehaving_engine_at_its_step(mode: str) -> None:
 
 
 def test_golden_games_go_only_to_their_own_table() -> None:
-    """The golden games name no ruleset: they are the family's, and a classic run of
-    `chanspec vectors` leaves them out instead of failing on them."""
+    """A golden game that names no ruleset is the family's; the classic ones say
+    ``"ruleset": "classic"``.  Each run of `chanspec vectors` takes its own table's and
+    leaves the others out instead of failing on them."""
     from chanspec.model import table as table_mod
 
-    family = vectors.golden_inputs(table_mod.load("family"), vectors.GOLDEN_DIR)
-    assert len(family) == len(list(vectors.GOLDEN_DIR.glob("*.json"))) > 0
-    assert vectors.golden_inputs(table_mod.load("classic"), vectors.GOLDEN_DIR) == []
+    files = sorted(vectors.GOLDEN_DIR.glob("*.json"))
+    named = {p.name: json.loads(p.read_text(encoding="utf-8")).get("ruleset", "family")
+             for p in files}
+    for ruleset in ("family", "classic"):
+        got = vectors.golden_inputs(table_mod.load(ruleset), vectors.GOLDEN_DIR)
+        want = [vectors.golden_id(p) for p in files if named[p.name] == ruleset]
+        assert [c.id for c in got] == want and want
+        assert all(c.rules.table.id == ruleset for c in got)
+
+
+# --------------------------------------------------------------------------- rules of play
+
+
+def test_every_rule_of_play_has_a_vector_in_both_modes() -> None:
+    # classic Chắn's 17 rules of play (000 "Luật đánh bài"), each under forbid and under
+    # penalise (and each value of a rule that is an open row and bans something), by a
+    # vector holding a valid and an invalid step in which the rule decides a step
+    t = table.load("classic")
+    cov = vectors.coverage(t, vector_docs(CLASSIC_VECTORS))
+    rows = {r["rule"] for r in t.data["restriction"]}
+    assert len(rows) == 17
+    assert {k.split("=", 1)[0] for k in cov.restrictions} == rows
+    for key, by in cov.restrictions.items():
+        assert set(by) == {"forbid", "penalise"}
+        assert all(by.values()), (key, by)
+    assert cov.uncovered_restrictions() == []
+    # the family's table has no restriction mode: no such table
+    assert vectors.coverage(table.load("family"), vector_docs()).restrictions == {}
+
+
+def _rules_of_play_pairs() -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    docs = [d for d in vector_docs(CLASSIC_VECTORS) if d["id"].startswith("r")]
+    by = {d["id"].split("-", 1)[1]: d for d in docs}
+    pairs = [(by[k], by[k.replace("-forbid", "-penalise")]) for k in by if k.endswith("-forbid")]
+    assert len(pairs) * 2 == len(docs) > 0
+    return pairs
+
+
+def test_each_rule_of_play_pair_breaks_it_at_one_position() -> None:
+    # The two cases of a rule come from one deal and position: the act the forbid case
+    # refuses is the act the penalise case makes and records as a fault.  Checked here
+    # without the generator: the machine replays each case, and at the breach the same
+    # position read under the other mode (`State.under`) decides the other way.
+    t = table.load("classic")
+    for forbid, penalise in _rules_of_play_pairs():
+        row = forbid["focus"][0]
+        assert forbid["start"]["deal"] == penalise["start"]["deal"], forbid["id"]
+        assert forbid["start"]["options"]["restriction-mode"] == "forbid"
+        assert penalise["start"]["options"]["restriction-mode"] == "penalise"
+        i = next(i for i, s in enumerate(forbid["steps"]) if not s["valid"])
+        bad = forbid["steps"][i]
+        assert row in bad["rules"] and t.rows[row].section in bad["sections"], forbid["id"]
+        after = forbid["steps"][i + 1]  # play goes on: the seat's own step, if it may act
+        assert after["valid"] and (after["action"]["seat"] == bad["action"]["seat"]) == (
+            str(bad["action"]["seat"]) in bad["legal"]), forbid["id"]
+        j = next(j for j, s in enumerate(penalise["steps"])
+                 if s["valid"] and s["action"] == bad["action"])
+        # the fault is recorded by the act, or by the claim's judgement once the other
+        # seats asked have answered
+        window = penalise["steps"][j:j + 1 + penalise["start"]["players"]]
+        faults = [c for s in window for c in s["then"] if c["type"] == "fault"]
+        assert any(row in f["rules"] and "restriction-mode" in f["rules"] for f in faults)
+        assert not penalise["steps"][j - 1]["valid"], penalise["id"]  # refused in any mode
+        st = State(t.resolve(forbid["start"]["players"], forbid["start"]["options"]),
+                   Deal.from_json(forbid["start"]["deal"]))
+        for s in forbid["steps"][:i]:
+            st.apply(Action.from_json(s["action"]))
+        a = Action.from_json(bad["action"])
+        assert not st.is_legal(a) and row in st.explain(a).rules
+        pen = st.rules.with_options(**{"restriction-mode": "penalise"})
+        assert st.under(pen).is_legal(a), forbid["id"]
+
+
+def test_the_two_readings_of_rule_13_play_alike() -> None:
+    # vectors/classic/README.md: loi-13's readings (same-face over the hand, held-chan at
+    # the moment) refuse exactly the same acts, because concealed cards never grow.  Two
+    # machines, one per reading, play the same random hands under forbid: at every step
+    # they allow the same acts (only the banned lines they print differ).
+    t = table.load("classic")
+    refused = 0
+    for seed in range(16):
+        players = 2 + seed % 3
+        opts = {"restriction-mode": "forbid"}
+        a = State.new(t.resolve(players, {**opts, "loi-13-danh-doi-chan": "same-face"}),
+                      seed=seed)
+        b = State(t.resolve(players, {**opts, "loi-13-danh-doi-chan": "held-chan"}), a.deal)
+        rng = random.Random(seed)
+        while not a.is_terminal() and len(a.history) < 400:
+            assert a.pending() == b.pending(), (seed, len(a.history))
+            legal = a.legal_actions()
+            assert set(legal) == set(b.legal_actions()), (seed, len(a.history))
+            if not legal:
+                break
+            refused += sum(1 for x in a.candidate_actions(a.pending()[0])
+                           if x not in legal and "loi-13-danh-doi-chan" in a.explain(x).rules)
+            act = rng.choice(legal)
+            a.apply(act)
+            b.apply(act)
+        assert a.is_terminal() == b.is_terminal() and a.outcome() == b.outcome(), seed
+    assert refused > 20  # the rule does refuse acts, under both readings alike

@@ -20,6 +20,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from chanspec.checks.cli.options import add_command, load_table
@@ -101,17 +102,22 @@ def run(args: argparse.Namespace) -> int:
     t0 = time.monotonic()
     try:
         docs = vectors.generate(table, args.seeds, extra_seeds=args.extra_seeds, golden=golden,
-                                declarations=args.declarations)
+                                declarations=args.declarations, progress=_progress())
     except vectors.VectorError as exc:
         print(f"chanspec vectors: {exc}", file=sys.stderr)
         return 2
     cov = vectors.write(args.out, table, docs)
     size = sum(len(vectors.dumps_case(d).encode("utf-8")) for d in docs)
-    missing = cov.uncovered_rows(table) + cov.uncovered_values(table)
+    outside = vectors.out_of_play(table)
+    uncovered = (cov.uncovered_rows(table) + cov.uncovered_values(table)
+                 + cov.uncovered_restrictions())
+    missing = [x for x in uncovered if x not in outside]
+    beyond = len(uncovered) - len(missing)
     if args.json:
         print(json.dumps({"out": args.out, "cases": len(docs), "bytes": size,
-                          "uncovered": missing, "seconds": round(time.monotonic() - t0, 2)},
-                         ensure_ascii=False))
+                          "uncovered": missing, "outside_play": beyond,
+                          "gaps": vectors.gaps(table, cov),
+                          "seconds": round(time.monotonic() - t0, 2)}, ensure_ascii=False))
     else:
         print(say(args.lang, f"Đã ghi {len(docs)} ca ({size // 1024} KiB) vào {args.out} "
                   f"trong {time.monotonic() - t0:.1f} giây.",
@@ -120,4 +126,17 @@ def run(args: argparse.Namespace) -> int:
         if missing:
             print(say(args.lang, "Chưa phủ: " + ", ".join(missing),
                       "Not exercised: " + ", ".join(missing)))
+        if beyond:
+            print(say(args.lang, f"Ngoài phần chơi (tính điểm, chỉ là lời, giá trị chơi như "
+                      f"nhau; xem {args.out}/README.md): {beyond} dòng và giá trị",
+                      f"Outside the play (scoring, words only, values played alike; see "
+                      f"{args.out}/README.md): {beyond} rows and values"))
     return 0
+
+
+def _progress() -> Callable[[str], None] | None:
+    """What the search reaches, one line each on standard error, when a person watches
+    (standard error is a terminal); nothing otherwise."""
+    if not sys.stderr.isatty():
+        return None
+    return lambda line: print(f"vectors: {line}", file=sys.stderr, flush=True)

@@ -44,17 +44,26 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from chanspec.checks.conform import logs, replay
 from chanspec.checks.conform.campaign import build_deal
+from chanspec.checks.conform.refengine import comparable_faults
 from chanspec.checks.output import count, write_atomic
 from chanspec.model import cards
 from chanspec.model import table as table_mod
-from chanspec.model.game import Action, Deal, State, deal_random, random_playout
+from chanspec.model.game import (
+    Action,
+    ActionError,
+    Deal,
+    State,
+    check_cai,
+    deal_random,
+    random_playout,
+)
 
 FORMAT = "chanspec-vector"
 VERSION = 1
@@ -159,6 +168,20 @@ class CaseInput:
     sections: list[str] | None = None  # given (golden games); else from the focus rows
 
 
+def _start_rules(st: State) -> list[str]:
+    """The rows the start of the hand cites (under a dealing ritual: why this seat opens,
+    where the cái card lies)."""
+    return list(st.events[0].get("rules", [])) if st.events else []
+
+
+def _fault_rules(consequences: Iterable[Mapping[str, Any]]) -> list[str]:
+    """The rows of the faults among a step's consequences (an act that stands although it
+    breaks a rule of play, under restriction-mode=penalise, or a bỏ ù): they decide what
+    the step records."""
+    return list(dict.fromkeys(r for c in consequences if c.get("type") == "fault"
+                              for r in c.get("rules", [])))
+
+
 def _legal(st: State) -> dict[str, list[str]]:
     return {str(s): logs.codes_of(st.legal_actions(s)) for s in st.pending()}
 
@@ -183,12 +206,16 @@ def step_sections(table: table_mod.Table, rule_ids: Iterable[str]) -> list[str]:
 
 
 def _end(st: State) -> dict[str, Any]:
+    """The end of a case: the outcome of a finished hand (and, where acts may stand as
+    faults, every fault of it, as the protocol's outcome gives them), or the position of
+    one that goes on."""
     if st.is_terminal():
         o = st.outcome() or {}
-        return {"terminal": True, "outcome": {"result": o.get("result"),
-                                              "winner": o.get("winner"), "kind": o.get("kind"),
-                                              "card": o.get("card")},
-                "rules": list(o.get("rules", []))}
+        outcome = {"result": o.get("result"), "winner": o.get("winner"), "kind": o.get("kind"),
+                   "card": o.get("card")}
+        if st.records_faults():
+            outcome["faults"] = comparable_faults(o.get("faults", []))
+        return {"terminal": True, "outcome": outcome, "rules": list(o.get("rules", []))}
     return replay.not_over(st)
 
 
@@ -196,7 +223,7 @@ def play_case(inp: CaseInput) -> tuple[dict[str, Any], set[str], set[str]]:
     """Replay a case on the machine: (its steps and end, rows cited, rows witnessed)."""
     st = State(inp.rules, inp.deal)
     r = inp.rules
-    cited = {r.rid("deck.rule"), r.variant.rule}
+    cited = {r.rid("deck.rule"), r.variant.rule, *_start_rules(st)}
     witnessed: set[str] = set()
     steps: list[dict[str, Any]] = []
     for i, (a, valid) in enumerate(inp.steps):
@@ -212,6 +239,7 @@ def play_case(inp: CaseInput) -> tuple[dict[str, Any], set[str], set[str]]:
             before = st.copy()
             then = logs.step(st, a)
             why += [x for x in replay.claim_resolution(before, a, st) if x not in why]
+            why += [x for x in _fault_rules(then) if x not in why]
             step["rules"] = why
             step["then"] = then
             witnessed |= _witness(before, a, st)
@@ -239,6 +267,10 @@ def _replay_signature(rules: table_mod.Rules, deal: Deal,
     explain, they are not behaviour).  ``banned`` lines are left out too: a ban is
     behaviour through the legal sets it changes later, and two readings that ban
     differently but never let anyone do something else behave alike."""
+    try:
+        check_cai(rules, deal)  # a deal from outside: its cái card must fit these rules
+    except ActionError as exc:  # e.g. the cái card lies where this reading does not put it
+        return [("deal refused", list(exc.rules))]
     st = State(rules, deal)
     sig: list[Any] = []
     for a, _valid in steps:
@@ -439,10 +471,17 @@ class _Shadow:
 
     def __init__(self, rules: table_mod.Rules, deal: Deal, name: str, value: str):
         self.name, self.value = name, value
-        self.state = State(rules.with_options(**{name: value}), deal)
+        alt = rules.with_options(**{name: value})
+        try:
+            check_cai(alt, deal)
+            self.state: State | None = State(alt, deal)
+        except ActionError:  # the deal itself does not fit this value (where the cái lies)
+            self.state = None
 
     def differs(self, main: State) -> bool:
         alt = self.state
+        if alt is None:
+            return True
         if alt.pending() != main.pending():
             return True
         return any(set(alt.legal_actions(s)) != set(main.legal_actions(s))
@@ -450,7 +489,7 @@ class _Shadow:
 
     def step(self, a: Action, consequences: list[dict[str, Any]]) -> bool:
         """Apply `a`; True when the shadow now differs (illegal there, other consequences)."""
-        if not self.state.is_legal(a):
+        if self.state is None or not self.state.is_legal(a):
             return True
         return _behaviour(logs.step(self.state, a)) != _behaviour(consequences)
 
@@ -479,6 +518,8 @@ def _return_that_splits(st: State, legal: list[Action], shadows: list[_Shadow]) 
         main = st.copy()
         cons = logs.step(main, a)
         for sh in shadows:
+            if sh.state is None:
+                return a
             alt = sh.state.copy()
             if a not in alt.legal_actions() or _behaviour(logs.step(alt, a)) != _behaviour(cons):
                 return a
@@ -507,7 +548,7 @@ def _search_hand(rules: table_mod.Rules, seed: int, wanted: set[str]) -> _Found 
         hits.extend(sorted(got))
         return bool(got)
 
-    if hit(_hits_of(rules, {rules.rid("deck.rule"), rules.variant.rule})):
+    if hit(_hits_of(rules, {rules.rid("deck.rule"), rules.variant.rule, *_start_rules(st)})):
         last_hit = 0
     while not st.is_terminal() and len(steps) < MAX_STEPS:
         for sh in list(shadows):
@@ -548,8 +589,8 @@ def _search_hand(rules: table_mod.Rules, seed: int, wanted: set[str]) -> _Found 
                 shadows.remove(sh)
                 hit([f"{sh.name}={rules.options[sh.name]}"])
                 last_hit = len(steps)
-        if hit(_hits_of(rules, replay.claim_resolution(before, a, st)) |
-               _witness(before, a, st)) or take is not None:
+        if hit(_hits_of(rules, [*replay.claim_resolution(before, a, st), *_fault_rules(cons)])
+               | _witness(before, a, st)) or take is not None:
             last_hit = len(steps)
     ended = st.is_terminal() or not st.legal_actions()
     if ended and hit(_hits_of(rules, _end(st).get("rules", [])) |
@@ -563,12 +604,15 @@ def _search_hand(rules: table_mod.Rules, seed: int, wanted: set[str]) -> _Found 
 
 def search(table: table_mod.Table, seeds_per_config: int = SEEDS_PER_CONFIG,
            progress: Callable[[str], None] | None = None,
-           extra_seeds: int = EXTRA_SEEDS) -> list[CaseInput]:
+           extra_seeds: int = EXTRA_SEEDS,
+           covered: Iterable[str] = ()) -> list[CaseInput]:
     """Coverage-guided hands, one case per hand that hit something new.
 
     First every configuration plays `seeds_per_config` hands aiming at everything not
-    yet hit; then each target still missing gets hands of its own (up to
-    `extra_seeds` seeds, each tried at every player count) in the configuration that sets it.
+    yet hit; then each target still missing, unless the focused cases (rules of play,
+    declarations, golden games) reach it (`covered`), gets hands of its own (up to
+    `extra_seeds` seeds, each tried at every player count) in the configuration that
+    sets it.
     """
     wanted = set(_targets(table)) | (set(WITNESSES) & set(table.rows)) | set(ENDINGS)
     done: set[str] = set()
@@ -599,24 +643,26 @@ def search(table: table_mod.Table, seeds_per_config: int = SEEDS_PER_CONFIG,
             steps=f.steps, focus=[],
             title_vi=f"Một ván {players} người chơi ngẫu nhiên từ đầu đến cuối (hạt giống {seed})",
             title_en=f"A whole random {players}-player hand (seed {seed})"))
+    skip = set(not_exercisable(table)) | set(covered)
     for target in sorted(wanted - done):
-        if target in NOT_EXERCISABLE:
+        if target in skip:
             continue
         # an option value is sought under that value; a row, a witness or an ending
         # under the defaults and then under each other value on its own
         tries = ([dict([target.split("=", 1)])] if "=" in target else
                  [opts for _players, opts in configs(table)[1:]])
-        _seek(table, target, tries, extra_seeds, add)
+        if not _seek(table, target, tries, extra_seeds, add) and progress:
+            progress(f"{target}: not reached")
     return cases
 
 
 def _seek(table: table_mod.Table, target: str, tries: Sequence[Mapping[str, str]],
           extra_seeds: int,
-          add: Callable[[table_mod.Rules, Mapping[str, str], int, _Found], None]) -> None:
+          add: Callable[[table_mod.Rules, Mapping[str, str], int, _Found], None]) -> bool:
     """Hands aimed at `target` alone, seed by seed, each option set and player count in
     turn, until one reaches it or `SEEK_BUDGET` hands were tried (a target no single
     option value reaches, such as a stuck hand that needs two non-default values, is
-    then left uncovered, as the coverage table says)."""
+    then left uncovered, as the coverage table says).  True when a hand reached it."""
     tried = 0
     for k in range(extra_seeds):
         seed = 100_000 + k
@@ -626,10 +672,11 @@ def _seek(table: table_mod.Table, target: str, tries: Sequence[Mapping[str, str]
                 f = _search_hand(rules, seed, {target})
                 if f is not None:
                     add(rules, opts, seed, f)
-                    return
+                    return True
                 tried += 1
                 if tried >= SEEK_BUDGET:
-                    return
+                    return False
+    return False
 
 
 def _case_from(table: table_mod.Table, rules: table_mod.Rules, opts: Mapping[str, str],
@@ -672,6 +719,198 @@ def _case_from(table: table_mod.Table, rules: table_mod.Rules, opts: Mapping[str
 def _deal_of(rules: table_mod.Rules, seed: int) -> Deal:
     rng = random.Random(seed)
     return build_deal(rules, lambda k: rng.randrange(k), lambda: rng.random() < 0.5)
+
+
+# --------------------------------------------------------------------------- rules of play
+
+RESTRICTION_SEEDS = 300  # seeded hands (at each player count) searched for one rule of play
+
+
+def _mode_values(table: table_mod.Table) -> tuple[str, str, str] | None:
+    """(the row of ``turn.restriction_mode_rule``, its value that forbids, its value that
+    penalises), for a table whose restriction mode is an option; else None."""
+    rules = table.resolve(min(table.variants))
+    row = rules.rule_ids.get("turn.restriction_mode_rule")
+    values = dict(table.option_space()).get(row or "")
+    if row is None or values is None:
+        return None
+    meaning = {table.resolve(min(table.variants), {row: v}).machine_value(
+        "turn.restriction_mode_rule"): v for v in values}
+    if set(meaning) != {"forbid", "penalise"}:
+        return None
+    return row, meaning["forbid"], meaning["penalise"]
+
+
+def restriction_targets(table: table_mod.Table) -> list[tuple[str, dict[str, str]]]:
+    """Every rule of play (``[[restriction]]`` row) in table order, with the options under
+    which it bans something: none for a row that states its bans, and for an option row
+    each value of it that bans an act (``loi-3-an-chon-ca=same-rank``, say)."""
+    out: list[tuple[str, dict[str, str]]] = []
+    options = dict(table.option_space())
+    players = min(table.variants)
+    for row in dict.fromkeys(str(r["rule"]) for r in table.data.get("restriction", [])):
+        if row not in options:
+            out.append((row, {}))
+            continue
+        for v in options[row]:
+            rules = table.resolve(players, {row: v})
+            if any(x.rule == row and x.bans for x in rules.restrictions):
+                out.append((row, {row: v}))
+    return out
+
+
+@dataclass
+class _Breach:
+    """A position where `act` breaks rule of play `row`: the deal and the (lawful) acts
+    that lead there, under the forbidding value of the mode row."""
+
+    rules: table_mod.Rules
+    seed: int
+    deal: Deal
+    prefix: list[Action]
+    act: Action
+    after: Action  # the valid step the seat takes instead, under forbid
+
+
+def _breaches(table: table_mod.Table, row: str, opts: Mapping[str, str],
+              budget: int = RESTRICTION_SEEDS) -> Iterator[_Breach]:
+    """Seeded hands (seeds 200000…, the player counts from the largest in turn, the
+    search's own play), each up to the first position where some act a seat could try is
+    refused citing `row` under `opts` (the mode row set to forbid)."""
+    for k in range(budget):
+        seed = 200_000 + k
+        for players in sorted(table.variants, reverse=True):
+            rules = table.resolve(players, opts)
+            deal = _deal_of(rules, seed)
+            rng = random.Random(seed)
+            st = State(rules, deal)
+            while not st.is_terminal() and len(st.history) < MAX_STEPS:
+                legal = st.legal_actions()
+                if not legal:
+                    break
+                bad = next((a for a in _candidates(st) if a not in legal
+                            and row in st.explain(a).rules), None)
+                if bad is not None:
+                    mine = [a for a in legal if a.seat == bad.seat]
+                    after = (next((a for a in mine if a.kind == bad.kind), None)
+                             or next((a for a in mine if a.kind == "pass"), None)
+                             or (mine or legal)[0])
+                    yield _Breach(rules, seed, deal, list(st.history), bad, after)
+                    break
+                st.apply(_policy(rng, legal, k % 2 == 1), check=False)
+
+
+def _under_penalise(b: _Breach, row: str, mode_row: str, penalise: str
+                    ) -> list[tuple[Action, bool]] | None:
+    """The breach replayed under the penalising value: the same acts (a seat that may make
+    a penalised claim there is asked too, and passes), then a refused act of the seat
+    (one no mode allows) and the breach itself, which stands and is recorded as a fault
+    citing the row; None when the replay cannot be made lawful up to the breach."""
+    lawful = State(b.rules, b.deal)
+    for a in b.prefix:
+        lawful.apply(a)
+    st = State(b.rules.with_options(**{mode_row: penalise}), b.deal)
+    steps: list[tuple[Action, bool]] = []
+
+    def pass_one(seat: int) -> bool:
+        """A pending seat passes, another than `seat` if one may."""
+        who = sorted((s for s in st.pending() if st.is_legal(Action("pass", s))),
+                     key=lambda s: s == seat)
+        if who:
+            steps.append((Action("pass", who[0]), True))
+            st.apply(steps[-1][0])
+        return bool(who)
+
+    for a in [*b.prefix, b.act]:
+        for _ in range(4 * st.n):
+            if st.is_legal(a) or not pass_one(a.seat):
+                break
+        if not st.is_legal(a):
+            return None
+        if a == b.act:
+            break
+        st.apply(a)
+        steps.append((a, True))
+    if st.faults != lawful.faults:  # a pass it added made a later act of the prefix a fault
+        return None
+    cands = [a for a in _candidates(st) if not st.is_legal(a)]
+    refused = next((a for a in cands if a.seat == b.act.seat), None) or next(iter(cands), None)
+    if refused is not None:
+        steps.append((refused, False))
+    known = len(st.faults)
+    st.apply(b.act)
+    steps.append((b.act, True))
+    for _ in range(st.n):  # a claim is judged once every seat has answered
+        if len(st.faults) > known or st.phase != "window" or not pass_one(b.act.seat):
+            break
+    if not any(row in f["rules"] for f in st.faults[known:]):
+        return None
+    rng = random.Random(b.seed)  # then the hand plays on to its end, so that an engine
+    while not st.is_terminal() and len(steps) < MAX_STEPS:  # shows its faults in the outcome
+        legal = st.legal_actions()
+        if not legal:
+            break
+        a = _policy(rng, legal, b.seed % 2 == 1)
+        st.apply(a, check=False)
+        steps.append((a, True))
+    return steps
+
+
+def restriction_inputs(table: table_mod.Table, budget: int = RESTRICTION_SEEDS,
+                       progress: Callable[[str], None] | None = None) -> list[CaseInput]:
+    """Two cases for every rule of play (`restriction_targets`), for a table whose row
+    ``turn.restriction_mode_rule`` is an option: from one position where a seat's act
+    breaks the rule (the first of `_breaches` that also replays under penalise),
+
+    * under *forbid* the act is an invalid step refused citing the rule, then play goes
+      on with a valid step (the seat's own when it is the one to act: another discard,
+      or a pass instead of the refused claim);
+    * under *penalise* the same act is a valid step whose consequences record a fault
+      citing the rule, after an invalid step of the seat that no mode allows; the hand
+      then plays on to its end, whose outcome lists the faults (so that a runner that
+      compares no consequences still sees a fault missing).
+
+    None for a table whose rules of play are not an option (the family's)."""
+    modes = _mode_values(table)
+    if modes is None:
+        return []
+    mode_row, forbid, penalise = modes
+    out: list[CaseInput] = []
+    for row, opts in restriction_targets(table):
+        found = next(((b, pen) for b in _breaches(table, row, {**opts, mode_row: forbid}, budget)
+                      if (pen := _under_penalise(b, row, mode_row, penalise)) is not None), None)
+        if found is None:
+            if progress:
+                progress(f"{_restriction_key(row, opts)}: no breach in {budget} seeds")
+            continue  # the coverage table lists it as not reached
+        b, pen = found
+        if progress:
+            progress(f"{_restriction_key(row, opts)}: {b.rules.players} players, seed "
+                     f"{b.seed}, {b.act.code()} after {len(b.prefix)} steps")
+        r = table.rows[row]
+        tag = "".join(f"-{v}" for v in opts.values())
+        n = len(b.prefix)
+        for value, steps in ((forbid, [*[(a, True) for a in b.prefix], (b.act, False),
+                                       (b.after, True)]), (penalise, pen)):
+            label = table.rows[mode_row]
+            focus = [row, *(f"{k}={v}" for k, v in opts.items()), f"{mode_row}={value}"]
+            if value == forbid:
+                vi = (f"{row}{tag} ({r.title('vi')}), {label.label(value, 'vi')}: sau {n} "
+                      f"bước, {b.act.code()} bị từ chối theo {row}, rồi người đó đi "
+                      f"{b.after.code()}")
+                en = (f"{row}{tag} ({r.title('en')}), {label.label(value, 'en')}: after "
+                      f"{count(n, 'step')}, {b.act.code()} is refused citing {row}; the seat "
+                      f"then plays {b.after.code()}")
+            else:
+                vi = (f"{row}{tag} ({r.title('vi')}), {label.label(value, 'vi')}: cùng thế "
+                      f"bài, {b.act.code()} vẫn được làm và ghi lỗi theo {row}")
+                en = (f"{row}{tag} ({r.title('en')}), {label.label(value, 'en')}: in the same "
+                      f"position {b.act.code()} stands and is recorded as a fault citing {row}")
+            out.append(CaseInput(
+                id=f"r{len(out) + 1:02d}-p{b.rules.players}-{row}{tag}-{value}",
+                rules=b.rules.with_options(**{mode_row: value}), deal=b.deal, steps=steps,
+                focus=focus, title_vi=vi, title_en=en))
+    return out
 
 
 # --------------------------------------------------------------------------- declarations
@@ -815,6 +1054,14 @@ class Coverage:
     rows: dict[str, list[str]]  # row id -> case ids citing it
     witnessed: dict[str, list[str]]
     options: dict[str, dict[str, list[str]]]  # row -> value -> case ids exercising it
+    # rule of play (``row`` or ``row=value``) -> mode value -> case ids in which it decides
+    # a step as that mode says (`restriction_coverage`); empty for a table without a mode
+    restrictions: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+
+    def uncovered_restrictions(self) -> list[str]:
+        """``rule@mode`` for each rule of play and mode no case shows."""
+        return [f"{r}@{m}" for r, by in self.restrictions.items() for m, ids in by.items()
+                if not ids]
 
     def uncovered_rows(self, table: table_mod.Table) -> list[str]:
         return [r for r in table.rows if not self.rows.get(r) and not self.witnessed.get(r)]
@@ -837,10 +1084,50 @@ def coverage(table: table_mod.Table, docs: Sequence[Mapping[str, Any]]) -> Cover
         for n, vals in d["depends"].items():
             for v in vals:
                 opts.setdefault(n, {}).setdefault(v, []).append(d["id"])
-    return Coverage(rows, wit, opts)
+    return Coverage(rows, wit, opts, restriction_coverage(table, docs))
 
 
-# Rows (or option values) that no reachable position of this table exercises, and why.
+def restriction_coverage(table: table_mod.Table, docs: Sequence[Mapping[str, Any]]
+                         ) -> dict[str, dict[str, list[str]]]:
+    """For each rule of play (`restriction_targets`: ``row``, or ``row=value`` for an
+    option row) and each value of the mode row: the cases, under that mode (and value),
+    holding both a valid and an invalid step, in which the rule decides a step the way
+    the mode says: under forbid an invalid step refused citing it, under penalise a valid
+    step whose consequences record a fault citing it.  Empty for a table whose
+    restriction mode is not an option."""
+    modes = _mode_values(table)
+    if modes is None:
+        return {}
+    mode_row, forbid, penalise = modes
+    targets = restriction_targets(table)
+    out = {_restriction_key(row, opts): {forbid: [], penalise: []} for row, opts in targets}
+    for d in docs:
+        options, steps = d["start"]["options"], d["steps"]
+        mode = options.get(mode_row)
+        if mode not in (forbid, penalise) or not (
+                any(s["valid"] for s in steps) and any(not s["valid"] for s in steps)):
+            continue
+        for row, opts in targets:
+            if any(options.get(k) != v for k, v in opts.items()):
+                continue
+            if mode == forbid:
+                hit = any(not s["valid"] and row in s["rules"] for s in steps)
+            else:
+                hit = any(s["valid"] and row in _fault_rules(s["then"]) for s in steps)
+            if hit:
+                out[_restriction_key(row, opts)][mode].append(d["id"])
+    return out
+
+
+def _restriction_key(row: str, opts: Mapping[str, str]) -> str:
+    return row + "".join(f"={v}" for v in opts.values())
+
+
+# Rows (or option values) that no vector can exercise, and why.  A key is a row id; a row
+# id and ``=*`` (every value of that option row, not the row); or a role of the
+# machine's vocabulary (such as ``cai.first_drawer_rule``), which stands for the row a
+# table names for it and every value of that row.  `not_exercisable` resolves them for
+# one table.
 NOT_EXERCISABLE: dict[str, str] = {
     "pass-ca-chiu-allowed": (
         "vacuous under this table: a later chíu of a face needs three concealed copies, and "
@@ -848,7 +1135,91 @@ NOT_EXERCISABLE: dict[str, str] = {
         "holding a copy it could also eat the face as a chắn, so the same pass also "
         "triggered pass-chan-ban, which bans the chíu (tests/test_vectors.py checks this "
         "on random hands)"),
+    "loi-13-danh-doi-chan=*": (
+        "its two readings play alike: a seat's concealed cards never grow (a card it eats "
+        "is laid at once), so a seat that discards a face and later discards another copy "
+        "held both when it discarded the first, which is exactly the held chắn of the "
+        "other reading; the two differ only in the banned lines they print "
+        "(tests/test_vectors.py checks this on random hands). The row itself is cited by "
+        "the rules-of-play cases under each reading"),
+    "cai.first_drawer_rule": (
+        "decided before the cards are dealt: it says who draws the cái card in a first "
+        "hand, and a vector's deal names that seat (``drawer``), so no step of play can "
+        "show it; the deal's own check cites the rows that count from the drawer"),
 }
+
+
+def not_exercisable(table: table_mod.Table) -> dict[str, str]:
+    """The rows and option values (``row=value``) of `table` that no vector can exercise,
+    with the reason: rows in table order, then values in option order."""
+    rules = table.resolve(min(table.variants))
+    rows: dict[str, str] = {}
+    valued: dict[str, str] = {}
+    for key, why in NOT_EXERCISABLE.items():
+        if key.endswith("=*"):
+            valued[key[:-2]] = why
+        elif key in rules.rule_ids:  # a role: its row and every value of it
+            rows[rules.rule_ids[key]] = valued[rules.rule_ids[key]] = why
+        else:
+            rows[key] = why
+    out = {r: rows[r] for r in table.rows if r in rows}
+    return out | {f"{n}={v}": valued[n] for n, vals in table.option_space() if n in valued
+                  for v in vals}
+
+
+def gaps(table: table_mod.Table, cov: Coverage) -> list[str]:
+    """What the generator should reach and did not: uncovered rows, option values and
+    rules of play (``rule@mode``) that are neither `not_exercisable` nor `out_of_play`."""
+    known = set(not_exercisable(table)) | set(out_of_play(table))
+    return [x for x in cov.uncovered_rows(table) + cov.uncovered_values(table)
+            if x not in known] + cov.uncovered_restrictions()
+
+
+SCORING_SECTIONS = ("cuoc", "scoring", "declaration", *table_mod.SETTLE_SECTIONS)
+
+
+def out_of_play(table: table_mod.Table) -> dict[str, tuple[str, str]]:
+    """The rows and option values (``row=value``) of `table` that play vectors do not aim
+    at, each with its kind (``scoring``, ``words``, ``alike``) and reason: rows of the
+    scoring sections, rows no section of the machine reads (words only), and the values
+    of option rows the machine plays alike.  Declaration cases still cite some of them."""
+    played = machine_rows(table) | (set(WITNESSES) & set(table.rows))
+    chosen = machine_rows(table, values_matter=True)
+    scoring: set[str] = set()
+
+    def walk(x: Any) -> None:
+        if isinstance(x, str) and x in table.rows:
+            scoring.add(x)
+        elif isinstance(x, dict):
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+
+    walk({k: v for k, v in table.data.items() if k in SCORING_SECTIONS})
+    why = {
+        "scoring": "scoring, payments and sessions: what a win is worth and who pays; a "
+                   "vector shows a declaration's judgement, `chanspec score` and the tests "
+                   "of cước and payments check the rest",
+        "words": "no section of the machine reads it: it explains, or describes what the "
+                 "machine cannot see (how cards are dealt out or laid on the mat)",
+        "alike": "the machine plays every value of this row alike (none changes a legal "
+                 "act, a consequence or the end of a hand)",
+    }
+
+    def kind(r: str) -> str:
+        return "scoring" if r in scoring or r.startswith("cuoc-") else "words"
+
+    out: dict[str, tuple[str, str]] = {}
+    for r in table.rows:
+        if r not in played:
+            out[r] = (kind(r), why[kind(r)])
+    for n, vals in table.option_space():
+        if n not in chosen:
+            k = "alike" if n in played else kind(n)
+            out.update({f"{n}={v}": (k, why[k]) for v in vals})
+    return out
 
 
 def coverage_markdown(table: table_mod.Table, cov: Coverage, n_cases: int) -> str:
@@ -871,18 +1242,39 @@ def coverage_markdown(table: table_mod.Table, cov: Coverage, n_cases: int) -> st
                              for v in row.values)
         lines.append(f"| `{rid}` | {row.section} | {row.status} | {len(cov.rows.get(rid, []))} "
                      f"| {len(cov.witnessed.get(rid, []))} | {vals} |")
+    modes = _mode_values(table)
+    if cov.restrictions and modes is not None:
+        lines += ["", f"Rules of play under each value of `{modes[0]}`: vectors holding a "
+                  "valid and an invalid step in which the rule refuses an act (forbid) or "
+                  "records it as a fault (penalise).", "",
+                  "| rule of play | section | " + " | ".join(
+                      f"`{m}`" for m in next(iter(cov.restrictions.values()))) + " |",
+                  "|---|---|" + "---:|" * len(next(iter(cov.restrictions.values())))]
+        for key, by in cov.restrictions.items():
+            lines.append(f"| `{key}` | {table.rows[key.split('=', 1)[0]].section} | " +
+                         " | ".join(str(len(ids)) for ids in by.values()) + " |")
     lines += ["", "Rows no verdict cites, and what witnesses them:", ""]
     for rid, (vi, en) in WITNESSES.items():
-        lines.append(f"* `{rid}`: {en} ({vi}).")
+        if rid in table.rows:
+            lines.append(f"* `{rid}`: {en} ({vi}).")
     missing = cov.uncovered_rows(table)
     missing_vals = cov.uncovered_values(table)
     lines += ["", "Rows and option values that no vector exercises:", ""]
-    if not missing and not missing_vals:
+    if not missing and not missing_vals and not cov.uncovered_restrictions():
         lines.append("* none: every row and every option value is exercised.")
-    for r in missing:
-        lines.append(f"* `{r}`: {NOT_EXERCISABLE.get(r, 'not reached by the generator')}")
-    for v in missing_vals:
-        lines.append(f"* `{v}`: {NOT_EXERCISABLE.get(v, 'not reached by the generator')}")
+    why = not_exercisable(table)
+    outside = out_of_play(table)
+    groups: dict[str, list[str]] = {}
+    for r in missing + missing_vals:
+        if r in why or r not in outside:
+            lines.append(f"* `{r}`: {why.get(r, 'not reached by the generator')}")
+        else:
+            groups.setdefault(outside[r][0], []).append(r)
+    for items in groups.values():
+        lines.append(f"* {count(len(items), 'row or value', 'rows and values')} outside the "
+                     f"play ({outside[items[0]][1]}): " + ", ".join(f"`{x}`" for x in items))
+    for r in cov.uncovered_restrictions():
+        lines.append(f"* rule of play `{r}`: not reached by the generator")
     lines += ["", COVERAGE_END]
     return "\n".join(lines)
 
@@ -897,7 +1289,10 @@ def _index(table: table_mod.Table, docs: Sequence[Mapping[str, Any]],
                    "terminal": d["end"]["terminal"], "focus": d["focus"],
                    "depends": d["depends"], "covers": d["covers"]} for d in docs],
         "coverage": {"cited": cov.rows, "witnessed": cov.witnessed, "options": cov.options,
-                     "uncovered": cov.uncovered_rows(table) + cov.uncovered_values(table)},
+                     **({"rules_of_play": cov.restrictions} if cov.restrictions else {}),
+                     "uncovered": (cov.uncovered_rows(table) + cov.uncovered_values(table)
+                                   + cov.uncovered_restrictions()),
+                     "gaps": gaps(table, cov)},
     }
 
 
@@ -934,14 +1329,29 @@ def generate(table: table_mod.Table, seeds_per_config: int = SEEDS_PER_CONFIG,
              extra_seeds: int = EXTRA_SEEDS,
              golden: str | Path | None = GOLDEN_DIR,
              declarations: int = DECLARATION_HANDS) -> list[dict[str, Any]]:
-    """Every case: the coverage-guided search, the declaration cases of `declarations`
-    won hands (`declaration_inputs`; none for a table without a declaration phase), then
-    the golden games of `golden` (None: none)."""
-    inputs = search(table, seeds_per_config, progress, extra_seeds)
-    inputs += declaration_inputs(table, declarations)
+    """Every case: the coverage-guided search, then the focused cases: the rules of play
+    in both modes (`restriction_inputs`; none for a table without a restriction mode),
+    the declaration cases of `declarations` won hands (`declaration_inputs`; none for a
+    table without a declaration phase), the golden games of `golden` (None: none).  The
+    focused cases are built first, so that the search seeks nothing they reach."""
+    focused = (restriction_inputs(table, progress=progress)
+               + declaration_inputs(table, declarations))
     if golden is not None:
-        inputs += golden_inputs(table, golden)
-    return [build_case(c) for c in inputs]
+        focused += golden_inputs(table, golden)
+    built = [build_case(c) for c in focused]
+    found = [build_case(c) for c in search(table, seeds_per_config, progress, extra_seeds,
+                                            covered=_targets_of(built))]
+    return found + built
+
+
+def _targets_of(docs: Iterable[Mapping[str, Any]]) -> set[str]:
+    """The search targets these cases reach: rows cited or witnessed, option values they
+    depend on and play as written under."""
+    out: set[str] = set()
+    for d in docs:
+        out.update(d["covers"]["rules"], d["covers"]["witnessed"])
+        out.update(f"{n}={v}" for n, vals in d["depends"].items() for v in vals)
+    return out
 
 
 def load_dir(root: str | Path) -> list[dict[str, Any]]:

@@ -13,7 +13,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ProtocolEngine } from "./adapters/protocol.mjs";
+import { codeOf, ProtocolEngine } from "./adapters/protocol.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
@@ -101,7 +101,7 @@ function sayLegal(diffs) {
 }
 
 function sayAction(a) {
-  return `${a.seat}:${a.type}${a.card ? " " + a.card : ""}`;
+  return `${a.seat}:${codeOf(a)}`;
 }
 
 /** Play one case; null when it passes, else its first failing step. */
@@ -151,9 +151,11 @@ async function runCase(engine, kase, options, progress) {
         : "") + ", the engine says it is over");
   }
   if (end.terminal) {
-    const keys = ["result", "winner", "kind", "card"];
+    // the fields the case states: result, winner, kind, card, and where acts may stand
+    // as faults the faults (each one's seat and rows), compared as JSON
+    const keys = Object.keys(end.outcome);
     const got = Object.fromEntries(keys.map((k) => [k, out.outcome?.[k] ?? null]));
-    if (keys.some((k) => got[k] !== end.outcome[k])) {
+    if (keys.some((k) => JSON.stringify(got[k]) !== JSON.stringify(end.outcome[k]))) {
       return fail(last, "outcome", `outcome ${JSON.stringify(got)}, expected ` +
         JSON.stringify(end.outcome), { expected: end.outcome, got });
     }

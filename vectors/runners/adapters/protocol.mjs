@@ -34,8 +34,13 @@ export function splitCommand(text) {
   return out;
 }
 
-/** The code of an action object, as in a vector's legal sets: "eat 3n", "pass". */
+/** The code of an action object, as in a vector's legal sets: "eat 3n", "pass", and a
+ * declaration "declare cuoc-a,cuoc-b" (the cước named, sorted; "declare" names none). */
 export function codeOf(action) {
+  if (action.type === "declare") {
+    const named = action.cuoc ?? [];
+    return named.length ? `declare ${named.join(",")}` : "declare";
+  }
   return action.card === undefined || action.card === null
     ? action.type : `${action.type} ${action.card}`;
 }
