@@ -769,7 +769,7 @@ class _Breach:
     deal: Deal
     prefix: list[Action]
     act: Action
-    after: Action  # the valid step the seat takes instead, under forbid
+    after: Action  # the valid step after the refusal (the seat's own when it may act)
 
 
 def _breaches(table: table_mod.Table, row: str, opts: Mapping[str, str],
@@ -870,7 +870,7 @@ def restriction_inputs(table: table_mod.Table, budget: int = RESTRICTION_SEEDS,
       then plays on to its end, whose outcome lists the faults (so that a runner that
       compares no consequences still sees a fault missing).
 
-    None for a table whose rules of play are not an option (the family's)."""
+    No case for a table whose rules of play are not an option (the family's)."""
     modes = _mode_values(table)
     if modes is None:
         return []
