@@ -5,7 +5,8 @@
   at every step.  A failure prints the campaign seed, the game and its action list.
 * `TestGame`: the Hypothesis `RuleBasedStateMachine` (CI profile, fixed seed).
 * golden games (tests/golden/*.json): small hand-built deals where named rules of the
-  family's text fire; each file cites its sections, gives the deal, the explicit actions,
+  family's text fire (``c*.json``: of classic Chắn, naming ``"ruleset": "classic"``);
+  each file cites its sections, gives the deal, the explicit actions,
   what must hold at chosen steps and the outcome, all checked by hand (see `hand_check`).
 * the invariant checks themselves are shown to fail on deliberately broken machines.
 """

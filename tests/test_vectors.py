@@ -211,6 +211,20 @@ def test_cli(tmp_path: Path, capsys: Any) -> None:
     assert data["cases"] == len(list((out / "cases").glob("*.json"))) > 5
     assert (out / "README.md").read_text(encoding="utf-8").count("<!-- coverage:") == 2
     assert logs.FORMAT in (VECTORS / "README.md").read_text(encoding="utf-8")
+    # a folder of classic vectors: checked under its own table without --ruleset, and
+    # never overwritten by the family's vectors by mistake
+    mixed = tmp_path / "c"
+    (mixed / "cases").mkdir(parents=True)
+    shutil.copy(CLASSIC_VECTORS / "index.json", mixed / "index.json")
+    for name in ("r33-p4-loi-14-an-roi-danh-forbid.json", "gc01-thien-u-any-pairs.json"):
+        shutil.copy(CLASSIC_VECTORS / "cases" / name, mixed / "cases" / name)
+    assert cli.main(["vectors", "--out", str(mixed), "--check", "--json"]) == 1
+    res = json.loads(capsys.readouterr().out)
+    assert res["stale"] == res["broken"] == [] and res["readme_stale"]  # (two cases only)
+    assert cli.main(["vectors", "--out", str(mixed), "--ruleset", "family", "--seeds", "1",
+                     "--extra-seeds", "0"]) == 2
+    assert "--ruleset classic" in capsys.readouterr().err
+    assert len(list((mixed / "cases").glob("*.json"))) == 2
 
 
 # --------------------------------------------------------------------------- helpers

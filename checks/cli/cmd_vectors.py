@@ -26,6 +26,7 @@ from pathlib import Path
 from chanspec.checks.cli.options import add_command, load_table
 from chanspec.checks.conform import vectors
 from chanspec.checks.output import prepare_output_dir, say
+from chanspec.model import table as table_mod
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -57,8 +58,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         "games (default: tests/golden of the source checkout)")
     p.add_argument("--no-golden", action="store_true",
                    help="không đưa các ván mẫu vào / leave the golden games out")
-    p.add_argument("--ruleset", default="family", metavar="NAME|PATH",
-                   help="bộ luật / rule table (default family)")
+    p.add_argument("--ruleset", default=None, metavar="NAME|PATH",
+                   help="bộ luật / rule table (default: the one the cases in --out name, "
+                        "else family)")
     p.add_argument("--json", action="store_true", help="in kết quả dạng JSON / print JSON")
     p.add_argument("--lang", choices=("vi", "en"), default="vi",
                    help="ngôn ngữ / output language")
@@ -66,7 +68,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
+    held = _ruleset_in(Path(args.out))
+    if args.ruleset is None:  # the table the folder's cases were made under, if built in
+        args.ruleset = held if held in table_mod.builtin_names() else "family"
     table = load_table(args)
+    if not args.check and held is not None and held != table.id:
+        print(say(args.lang, f"chanspec vectors: {args.out} chứa các ca của bộ luật {held!r}, "
+                  f"không phải {table.id!r}; chọn thư mục khác bằng --out, hoặc "
+                  f"--ruleset {held}",
+                  f"chanspec vectors: {args.out} holds the vectors of ruleset {held!r}, not "
+                  f"{table.id!r}; write them elsewhere with --out, or give --ruleset {held}"),
+              file=sys.stderr)
+        return 2
+    again = f"chanspec vectors --ruleset {table.id} --out {args.out}"
     if args.check:
         res = vectors.check(args.out, table)
         if args.json:
@@ -76,10 +90,8 @@ def run(args: argparse.Namespace) -> int:
             print(say(args.lang, f"Các ca kiểm thử trong {args.out} còn đúng.",
                       f"The vectors in {args.out} are up to date."))
         else:
-            print(say(args.lang, f"Các ca kiểm thử trong {args.out} đã cũ; chạy lại: "
-                      f"chanspec vectors --out {args.out}",
-                      f"The vectors in {args.out} are stale; regenerate them: "
-                      f"chanspec vectors --out {args.out}"))
+            print(say(args.lang, f"Các ca kiểm thử trong {args.out} đã cũ; chạy lại: {again}",
+                      f"The vectors in {args.out} are stale; regenerate them: {again}"))
             for c in res.stale:
                 print(f"  stale: {c}")
             for c in res.broken:
@@ -140,3 +152,13 @@ def _progress() -> Callable[[str], None] | None:
     if not sys.stderr.isatty():
         return None
     return lambda line: print(f"vectors: {line}", file=sys.stderr, flush=True)
+
+
+def _ruleset_in(out: Path) -> str | None:
+    """The ruleset the vectors already in `out` are for (from index.json), if any."""
+    try:
+        index = json.loads((out / "index.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    ruleset = index.get("ruleset") if isinstance(index, dict) else None
+    return ruleset if isinstance(ruleset, str) else None
