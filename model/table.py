@@ -556,6 +556,25 @@ class Table:
                     f"{', '.join(rows[k].values)} (default {rows[k].default})"
                 )
 
+    def rows_named_in(self, sections: Iterable[str]) -> set[str]:
+        """The row ids named anywhere (any depth of tables and lists) in these sections
+        of the table's data: the rows those sections make the machine read."""
+        found: set[str] = set()
+
+        def walk(x: Any) -> None:
+            if isinstance(x, str) and x in self.rows:
+                found.add(x)
+            elif isinstance(x, dict):
+                for v in x.values():
+                    walk(v)
+            elif isinstance(x, list):
+                for v in x:
+                    walk(v)
+
+        for name in sections:
+            walk(self.data.get(name))
+        return found
+
     def option_space(self) -> list[tuple[str, tuple[str, ...]]]:
         return [(r.id, r.values) for r in self.option_rows()]
 

@@ -223,21 +223,8 @@ SCORING_SECTIONS = ("cuoc", "scoring", "payment", "session")
 
 
 def _vacuity(table: Table, results: list[explore.Result]) -> dict[str, Any]:
-    referenced: set[str] = set()
-
-    def walk(x: Any) -> None:
-        if isinstance(x, str) and x in table.rows:
-            referenced.add(x)
-        elif isinstance(x, dict):
-            for v in x.values():
-                walk(v)
-        elif isinstance(x, list):
-            for v in x:
-                walk(v)
-
-    walk({k: v for k, v in table.data.items() if k not in ("rule",) + SCORING_SECTIONS})
-    played = set(referenced)
-    walk({k: v for k, v in table.data.items() if k in SCORING_SECTIONS})
+    played = table.rows_named_in(k for k in table.data if k not in ("rule",) + SCORING_SECTIONS)
+    referenced = played | table.rows_named_in(SCORING_SECTIONS)
     # rows only the cước and the scoring cite: the checker plays hands, it never scores one
     scoring = [r for r in table.rows if r in referenced and r not in played]
     referenced = played

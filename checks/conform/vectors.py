@@ -1185,19 +1185,7 @@ def out_of_play(table: table_mod.Table) -> dict[str, tuple[str, str]]:
     of option rows the machine plays alike.  Declaration cases still cite some of them."""
     played = machine_rows(table) | (set(WITNESSES) & set(table.rows))
     chosen = machine_rows(table, values_matter=True)
-    scoring: set[str] = set()
-
-    def walk(x: Any) -> None:
-        if isinstance(x, str) and x in table.rows:
-            scoring.add(x)
-        elif isinstance(x, dict):
-            for v in x.values():
-                walk(v)
-        elif isinstance(x, list):
-            for v in x:
-                walk(v)
-
-    walk({k: v for k, v in table.data.items() if k in SCORING_SECTIONS})
+    scoring = table.rows_named_in(SCORING_SECTIONS)
     why = {
         "scoring": "scoring, payments and sessions: what a win is worth and who pays; a "
                    "vector shows a declaration's judgement, `chanspec score` and the tests "
