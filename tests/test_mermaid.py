@@ -25,8 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 def _all_blocks() -> list[tuple[str, str]]:
     md = (ROOT / "OPEN_QUESTIONS.md").read_text(encoding="utf-8")
     out = [(f"OPEN_QUESTIONS.md block {i}", b) for i, b in enumerate(grammar.blocks(md))]
-    out += [(f"README.md block {i}", b) for i, b in enumerate(grammar.blocks(
-        (ROOT / "README.md").read_text(encoding="utf-8")))]
+    out += [(f"docs/diagrams.md block {i}", b) for i, b in enumerate(grammar.blocks(
+        (ROOT / "docs" / "diagrams.md").read_text(encoding="utf-8")))]
     out.append(("flow", diagrams.flow_mermaid(BASE)))
     return out
 
@@ -171,11 +171,11 @@ def test_mermaid_cli_renders_every_block(tmp_path: Path) -> None:
         assert r.returncode == 0, (name, r.stderr[-2000:])
 
 
-def test_readme_shows_the_current_flow_as_mermaid() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_diagrams_page_shows_the_current_flow_as_mermaid() -> None:
+    readme = (ROOT / "docs" / "diagrams.md").read_text(encoding="utf-8")
     marker = "<!-- flow-mermaid:"
     assert marker in readme
     block = grammar.blocks(readme.split(marker, 1)[1])[0]
     want = diagrams.flow_mermaid(BASE)
-    assert block == want, ("README.md's flow diagram is stale; replace the ```mermaid block "
+    assert block == want, ("docs/diagrams.md's flow diagram is stale; replace the ```mermaid block "
                            "after '<!-- flow-mermaid:' with:\n" + want)
