@@ -150,6 +150,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--no-write", action="store_true",
                    help="không ghi OPEN_QUESTIONS.md, chỉ báo nếu đã cũ / do not rewrite "
                         "OPEN_QUESTIONS.md, only say whether it is stale")
+    p.add_argument("--verify", action="store_true",
+                   help="tính lại các phát hiện và so với bản đã lưu, không ghi gì; mã 1 nếu "
+                        "khác / recompute the findings and compare them with the saved "
+                        "OPEN_QUESTIONS.json, writing neither file; exit 1 when they differ "
+                        "(implies --recompute and --no-write)")
     p.add_argument("--questions", default=None, metavar="PATH",
                    help="nơi ghi OPEN_QUESTIONS.md (và .json bên cạnh) / where to write "
                         "OPEN_QUESTIONS.md, with OPEN_QUESTIONS.json beside it (default: the "
@@ -242,6 +247,24 @@ def _vacuity(table: Table, results: list[explore.Result]) -> dict[str, Any]:
     out = {"words_only": words_only, "unreachable": unreachable, "never_cited": never}
     if scoring:
         out["scoring"] = scoring
+    return out
+
+
+def _differing_keys(committed: dict | None, fresh: dict) -> list[str]:
+    """The top-level keys (and, under ``questions``, the question ids) in which two
+    findings documents differ, compared as their saved JSON."""
+    if committed is None:
+        return ["(missing)"]
+    a, b = json.loads(findings.dumps(committed)), json.loads(findings.dumps(fresh))
+    out = []
+    for key in sorted(set(a) | set(b)):
+        if a.get(key) == b.get(key):
+            continue
+        qa, qb = a.get(key), b.get(key)
+        if isinstance(qa, dict) and isinstance(qb, dict):
+            out += [f"{key}[{k}]" for k in sorted(set(qa) | set(qb)) if qa.get(k) != qb.get(k)]
+        else:
+            out.append(key)
     return out
 
 
@@ -411,6 +434,9 @@ def run(args: argparse.Namespace) -> int:
     cached = next((doc for doc in (findings.load(json_path), findings.load(saved))
                    if doc is not None and doc.get("table_digest") == digest
                    and doc.get("params") == params), None)
+    if args.verify:
+        args.recompute = args.no_write = True
+    committed = findings.load(json_path) if args.verify else None
     if cached is not None and not args.recompute:
         doc = cached
         emit(f"\n== Câu hỏi còn mở: dùng lại {json_path.name} (tính cho đúng bảng luật và "
@@ -425,6 +451,19 @@ def run(args: argparse.Namespace) -> int:
                                say=(lambda s: None) if args.quiet or args.json else
                                (lambda s: print(f"  {s}", file=sys.stderr, flush=True)))
     assert doc is not None
+    if args.verify:
+        differ = _differing_keys(committed, doc)
+        report["verify"] = {"file": str(json_path), "equal": not differ, "differ": differ}
+        if committed is None:
+            emit(f"Không có {json_path} để so", f"No {json_path} to compare with")
+        elif differ:
+            emit(f"{json_path} khác kết quả tính lại ở: {', '.join(differ)}. Chạy: chanspec "
+                 f"check --ruleset {table.id} --recompute, rồi commit",
+                 f"{json_path} differs from a fresh computation in: {', '.join(differ)}. "
+                 f"Run: chanspec check --ruleset {table.id} --recompute, and commit")
+        else:
+            emit(f"{json_path} đúng bằng kết quả tính lại",
+                 f"{json_path} equals a fresh computation")
     _summarise_questions(doc, emit)
     md = render_mod.render(table, doc)
     if args.no_write:
@@ -485,6 +524,8 @@ def run(args: argparse.Namespace) -> int:
     fmts = ", SVG, PNG" if drawn else ""
     emit(f"\nĐã ghi {len(pics)} hình vào {out}/ (DOT{fmts})",
          f"\nWrote {len(pics)} pictures to {out}/ (DOT{fmts})")
+    if args.verify and not report["verify"]["equal"] and code == 0:
+        code = 1
     report["exit_code"] = code
     report["seconds"] = round(time.perf_counter() - t_start, 1)
     verdict = {0: ("Không tìm thấy lỗi.", "No error has been found."),
