@@ -42,8 +42,7 @@ RUN = [(n, c) for n, c in SH if c.startswith("chanspec ")]
 
 
 def test_every_shown_command_is_classified() -> None:
-    assert len(SETUP) + len(RUN) == len(SH), [c for _, c in SH
-                                             if (_, c) not in SETUP + RUN]
+    assert len(SETUP) + len(RUN) == len(SH), [c for n, c in SH if (n, c) not in SETUP + RUN]
     assert RUN, "no chanspec example found in README.md or docs/"
 
 
