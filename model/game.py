@@ -44,7 +44,7 @@ from . import cai, cards
 from . import declare as declare_mod
 from .cuoc import Judgement, won_hand
 from .table import SCOPED_BANS, Rules
-from .win import Group, WinEngine, engine
+from .win import Group, WinJudge, engine
 
 CHANCE = "chance"
 CLAIM_KINDS = ("u", "chiu-u", "chiu", "eat", "reclaim")
@@ -62,6 +62,26 @@ DECLARE_WORDS = {
     "under": ("xướng thiếu: cước bỏ sót không được trả", "an under-declaration: the cước left "
               "out are not paid"),
     "must-missing": ("bỏ sót cước buộc phải xướng", "a cước that must be declared is left out"),
+}
+
+
+# What a decision point is called (`State.decision_point`), outside claim windows
+PHASE_WORDS = {
+    "opening": ("người mở đầu ù ngay hoặc đánh một quân",
+                "the opener wins on the dealt hand or discards"),
+    "discard": ("phải đánh một quân", "a discard is due"),
+    "return": ("phải trả cửa một quân sau khi Chíu", "a card is due back after a chíu"),
+    "declare": ("người ù xướng cước", "the winner declares the cước (xướng)"),
+}
+# Why nobody may act (the explorer's deadlock classes), and how to say it
+STUCK_WORDS = {
+    "stuck-all-banned": (
+        "Bế tắc: người chơi phải đánh nhưng mọi quân trên tay đều bị cấm đánh",
+        "Deadlock: the player must discard but every card in hand is banned"),
+    "stuck-empty-hand": (
+        "Bế tắc: người chơi phải đánh (hoặc trả cửa) nhưng không còn quân kín nào trên tay",
+        "Deadlock: the player must discard (or return) but has no concealed card left"),
+    "stuck-other": ("Bế tắc: không ai có nước đi hợp lệ", "Deadlock: nobody has a legal move"),
 }
 
 
@@ -485,7 +505,7 @@ class State:
     def __init__(self, rules: Rules, deal: Deal | None = None):
         rules.table.require_playable()  # never the family's turn on another table's cards
         self.rules = rules
-        self.engine: WinEngine = engine(rules)
+        self.engine: WinJudge = engine(rules)
         self.n = rules.players
         self.deal: Deal | None = None
         self.history: list[Action] = []
@@ -1786,6 +1806,136 @@ class State:
         if self.window is not None:
             c[self.window.card] += 1
         return c
+
+    # ------------------------------------------------------------------ GameState
+    # What the generic checks read of a position (chanspec.model.kind.GameState), in
+    # place of the fields above.
+
+    def view(self) -> dict[str, Any]:
+        """The position as plain JSON: phase, pending seats, every seat's concealed
+        cards, laid groups and dead cards, the card in the window (None without one),
+        the nọc left, every seat's bans as [row, ban, card or None], and whether the
+        hand is over (ITF traces and the vectors' positions are written from it)."""
+        w = self.window
+        return {
+            "phase": self.phase,
+            "pending": list(self.pending()),
+            "hands": [cards.codes(cards.expand(h)) for h in self.hands],
+            "laid": [[cards.codes(g.faces) for g in gs] for gs in self.laid],
+            "window": None if w is None else {"card": cards.code(w.card), "gate": w.gate,
+                                              "source": w.source, "turn": w.turn},
+            "noc_left": self.noc_left(),
+            "dead": [cards.codes(d) for d in self.dead],
+            "bans": [[[m.rule, m.ban, None if m.face is None else cards.code(m.face)]
+                      for m in ms] for ms in self.marks],
+            "terminal": self.is_terminal(),
+        }
+
+    def decision_point(self) -> tuple[str, str, str]:
+        """What is pending, as (key, Vietnamese, English): ``chance``, ``opening``,
+        ``discard``, ``return``, ``declare``, ``over``, or a claim window
+        ``window-<source>`` (``window-draw-passed`` for a drawn card the drawer passed
+        on).  When nobody may act, which deadlock it is (`STUCK_WORDS`): a discard or
+        return due from an empty hand, every card banned (only under the ``as-written``
+        value of the ``[turn] stuck_rule`` row), or another."""
+        if self.phase == CHANCE:
+            return ("chance", "chia bài", "the deal")
+        if self.phase == "over":
+            return ("over", "hết ván", "the hand is over")
+        if not self.legal_actions():
+            key = "stuck-other"
+            if self.phase in ("opening", "discard", "return") and self.actor is not None:
+                if not any(self.hands[self.actor]):
+                    key = "stuck-empty-hand"
+                elif self.rules.machine_value("turn.stuck_rule") == "as-written":
+                    key = "stuck-all-banned"
+            return (key, *STUCK_WORDS[key])
+        if self.phase == "window":
+            w = self.window
+            assert w is not None
+            if w.second:
+                return ("window-draw-passed", "cửa trên quân bốc được chuyển cho người sau",
+                        "a window on a drawn card passed on to the next seat")
+            return (f"window-{w.source}", f"cửa trên {SOURCE_VI[w.source]}",
+                    f"a window on a {SOURCE_EN[w.source]}")
+        return (self.phase, *PHASE_WORDS[self.phase])
+
+    def seat_order(self) -> list[int]:
+        """The seats of the open claim window in the order equal claims go (the
+        ``claims.tie_break_option`` row: the gate's owner first, or the seat after it)."""
+        assert self.window is not None, "no claim window is open"
+        return self._seat_order(self.window)
+
+    def ask_order(self) -> list[tuple[int, list[Action]]]:
+        """How an engine that asks one seat at a time settles this node: the questions,
+        in order, as (seat, what it is offered).  Outside a claim window each pending
+        seat with its legal actions.  In a window, the tiers of ``[claims] priority``
+        and within a tier the seats in `seat_order`; a seat is asked about a tier only
+        when it has a claim of that tier, and is offered those claims plus its ways of
+        saying no (``pass``, and ``timeout`` where the table allows it)."""
+        legal = {s: self.legal_actions(s) for s in self.pending()}
+        if self.phase != "window" or self.window is None:
+            return list(legal.items())
+        nos = {s: [a for a in acts if a.kind not in CLAIM_KINDS] for s, acts in legal.items()}
+        out = []
+        for tier in self.rules.priority:
+            for s in self._seat_order(self.window):
+                claims = [a for a in legal.get(s, ()) if a.kind in tier]
+                if claims:
+                    out.append((s, claims + nos[s]))
+        return out
+
+    def progress(self) -> int:
+        """Cards drawn from the nọc so far: it never decreases, and a cycle of moves
+        that draws nothing is endless play (``[turn] exhausted_rule``)."""
+        return self.noc_pos
+
+    def invariants(self) -> list[tuple[str, str]]:
+        """The Chắn invariants that fail here, as (check, detail); empty when all hold.
+
+        * ``census``: each face of the deck is somewhere exactly ``copies`` times, counted
+          from the fields (hands, laid groups, dead cards, the nọc, the window's card) and
+          by `census()`;
+        * ``hand-size``: every seat holds the cards the table's variant row gives for the
+          phase, and `expected_hand_size` agrees."""
+        out: list[tuple[str, str]] = []
+        rules = self.rules
+        c = [0] * cards.NUM_FACES
+        for s in range(self.n):
+            for f in range(cards.NUM_FACES):
+                c[f] += self.hands[s][f]
+            for g in self.laid[s]:
+                for f in g.faces:
+                    c[f] += 1
+            for f in self.dead[s]:
+                c[f] += 1
+        for f in self.noc[self.noc_pos:]:
+            c[f] += 1
+        if self.window is not None:
+            c[self.window.card] += 1
+        want = [rules.copies if f in rules.faces else 0 for f in range(cards.NUM_FACES)]
+        if c != want or self.census() != want:
+            bad = [cards.name(f) for f in range(cards.NUM_FACES) if c[f] != want[f]]
+            out.append(("census", f"faces not present exactly {rules.copies} times: "
+                        f"{bad or 'State.census() disagrees with the fields'}"))
+        v = rules.variant
+        winner = (self.result or {}).get("winner")
+        for s in range(self.n):
+            if self.phase == "opening":
+                size = v.opener_cards if s == self.opener else v.other_cards
+            elif self.phase in ("discard", "return") and s == self.actor:
+                size = v.other_cards + 1
+            elif self.phase in ("over", "declare") and winner == s:
+                size = 2 * v.pairs
+            else:
+                size = v.other_cards
+            have = self.hand_size(s)
+            if have != size or self.expected_hand_size(s) != size:
+                out.append(("hand-size", f"seat {s} holds {have} cards in phase {self.phase}; "
+                            f"the variant row {v.rule} says {size} "
+                            f"(machine expects {self.expected_hand_size(s)})"))
+                break
+        return out
 
     def expected_hand_size(self, seat: int) -> int:
         v = self.rules.variant

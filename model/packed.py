@@ -698,7 +698,7 @@ class Packed:
     def _pool(self, block: bytes | bytearray) -> tuple[list[int], int]:
         """Under ``[win] laid_rule`` pooled, for a seat's block (from its laid counts):
         (its concealed cards with the cards of its laid chắn and cạ, the chắn of its
-        laid chíu), what `WinEngine.win_counts` gives for the reference's groups."""
+        laid chíu), what `WinJudge.win_counts` gives for the reference's groups."""
         pool = [block[S_LAID + f] + block[S_HAND + f] for f in range(F)]
         mask = int.from_bytes(block[S_CHIUS:S_CHIUS + CHIU_BYTES], "little")
         chan = 0

@@ -458,6 +458,13 @@ class Table:
     def title_en(self) -> str:
         return str(self.data["ruleset"]["title_en"])
 
+    @property
+    def kind_name(self) -> str | None:
+        """The table's ``[ruleset] kind``, None when it states none (then the registry's
+        default kind, `chanspec.model.kinds.of`, plays it)."""
+        kind = self.data["ruleset"].get("kind")
+        return None if kind is None else str(kind)
+
     def digest(self) -> str:
         """SHA-256 of the table's data (not of its file: comments and layout do not count);
         logs name a table by it (saved findings use the same digest of the table with
@@ -851,8 +858,8 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
     rows = _parse_rows(ck, data)
 
     rs = data.get("ruleset", {})
-    if ck.keys("ruleset", rs, ["id", "title_vi", "title_en", "source"]):
-        for f in ("id", "title_vi", "title_en", "source"):
+    if ck.keys("ruleset", rs, ["id", "title_vi", "title_en", "source"], ["kind"]):
+        for f in ("id", "title_vi", "title_en", "source") + (("kind",) if "kind" in rs else ()):
             ck.typed("ruleset", rs, f, str)
 
     deck = data.get("deck", {})

@@ -21,7 +21,7 @@ laid chắn and cạ stay as they were laid and only add their chắn, so the co
 must split on their own; *pooled*, the cards of laid chắn and cạ go back with the
 concealed ones and everything is split again for the most chắn.  Under both a chíu stays
 two chắn of its face.  The tables are the same either way: only the counts handed to
-them change (`WinEngine.win_counts`), so both readings are equally fast, except that
+them change (`WinJudge.win_counts`), so both readings are equally fast, except that
 `judge` also asks the other reading (one more fast check) to cite the row when it
 decides, and the game machine adds the laid cards to a copy of the concealed counts at
 each check under *pooled* (a few dozen additions, `HandIndex` keeps them incrementally).
@@ -158,8 +158,9 @@ def _tables(
 class_tables = _tables
 
 
-class WinEngine:
-    """Decides ù for one resolved rule set."""
+class WinJudge:
+    """Decides ù for one resolved rule set (the winning-hand judge; "engine" is kept for
+    the external engines of the conformance kit)."""
 
     def __init__(self, rules: Rules):
         self.rules = rules
@@ -534,7 +535,7 @@ class HandIndex:
     """One player's cards, kept ready for O(1) win decisions.
 
     `add` / `remove` move one concealed card in O(1) (one table lookup each);
-    `wins_with(candidate, kind)` answers `WinEngine.is_win` for the current counts in
+    `wins_with(candidate, kind)` answers `WinJudge.is_win` for the current counts in
     O(1) as well: the per-class maxima are kept summed, with a count of the classes that
     do not split into pairs.  `laid_chan` follows the chắn laid outside the counts.
 
@@ -548,7 +549,7 @@ class HandIndex:
     __slots__ = ("engine", "counts", "pool", "laid_chan", "_keys", "_vals", "_total",
                  "_broken", "_slot", "_best", "_min", "_min_open", "_copies")
 
-    def __init__(self, engine: WinEngine, counts: Sequence[int] = (), laid_chan: int = 0,
+    def __init__(self, engine: WinJudge, counts: Sequence[int] = (), laid_chan: int = 0,
                  laid: Sequence[Group] = ()):
         """`counts`: the concealed cards; `laid_chan`: chắn laid outside them; `laid`:
         groups already laid down, taken in under the table's reading of laid groups."""
@@ -682,11 +683,15 @@ class HandIndex:
         return got >= self._min
 
 
-_ENGINES: dict[tuple[object, ...], WinEngine] = {}
+WinEngine = WinJudge  # the old name, kept for engines' scripts and tests
 
 
-def engine(rules: Rules) -> WinEngine:
-    """The (cached) engine for a resolved rule set.
+_ENGINES: dict[tuple[object, ...], WinJudge] = {}
+
+
+def judge_for(rules: Rules) -> WinJudge:
+    """The (cached) winning-hand judge for a resolved rule set (also `engine`, its old
+    name).
 
     The key includes the table object's identity: two tables may share an id (a
     scaled-down copy of the family's table, say) and must not share an engine.  The
@@ -694,5 +699,8 @@ def engine(rules: Rules) -> WinEngine:
     k = (id(rules.table), *rules.key())
     e = _ENGINES.get(k)
     if e is None:
-        e = _ENGINES[k] = WinEngine(rules)
+        e = _ENGINES[k] = WinJudge(rules)
     return e
+
+
+engine = judge_for  # the old name

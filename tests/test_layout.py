@@ -4,6 +4,12 @@ table → model → explorers and oracles → findings → report; the conforman
 the model only; the command line may use everything and nothing uses it.  The rule is
 checked on the source with `ast` (imports inside functions count too), so a violation
 fails here before it can become a cycle at import time.
+
+Kinds: only the registry `chanspec.model.kinds` names game kinds.  It alone imports a
+kind's record module (one that sets ``KIND = Kind(...)``), only a kind's record module
+builds a `Kind`, and no other module looks a kind up by its name or compares a table's
+kind with one (``kinds.get("chan")``, ``KINDS["chan"]``, ``table.kind_name == "chan"``):
+generic code asks the kind, through `GameState` and the `Kind` record, instead.
 """
 
 from __future__ import annotations
@@ -27,7 +33,6 @@ ALLOWED: dict[str, set[str]] = {
     "conform": {"model", "output"},
     "findings": {"model", "output", "explore", "oracles"},
     "report": {"model", "output", "explore", "oracles", "findings"},
-    "refengine": {"conform"},  # the old module name, kept working
     "cli": {"model", "output", "explore", "oracles", "findings", "report", "conform"},
 }
 
@@ -67,11 +72,13 @@ def imports_of(path: Path, module: str) -> set[str]:
                 target = node.module or ""
             if not target.startswith("chanspec."):
                 continue
-            found.add(target)
-            for a in node.names:  # `from chanspec.checks.conform import logs` names a module
-                candidate = f"{target}.{a.name}"
-                if candidate in ALL_MODULES:
-                    found.add(candidate)
+            named = [f"{target}.{a.name}" for a in node.names]
+            # `from chanspec.checks.conform import logs` names the module logs, not the
+            # package (whose __init__ runs first for any import of a submodule, as for
+            # `import chanspec.checks.conform.logs`)
+            found.update(m for m in named if m in ALL_MODULES)
+            if not all(m in ALL_MODULES for m in named):
+                found.add(target)
     return found
 
 
@@ -99,6 +106,133 @@ def direction_problems(g: nx.DiGraph) -> list[str]:
             continue
         problems.append(f"{a} imports {b}: {pa} may import only {sorted(ALLOWED[pa]) or 'itself'}")
     return problems
+
+
+# ------------------------------------------------------------------ kinds
+
+REGISTRY = "chanspec.model.kinds"
+KIND_CLASS_HOME = "chanspec.model.kind"  # defines Kind; names no kind
+LOOKUPS = {"get", "of_name"}  # the registry's look-ups by name (kinds.get)
+KIND_ATTRS = {"kind_name"}  # attributes that hold a table's kind name
+
+
+def kind_names() -> set[str]:
+    from chanspec.model import kinds
+
+    return set(kinds.names())
+
+
+def _defines_kind(tree: ast.Module) -> bool:
+    """Does this module set ``KIND = Kind(...)`` at its top level (a kind's record)?"""
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+                and any(isinstance(t, ast.Name) and t.id == "KIND" for t in node.targets)):
+            return True
+    return False
+
+
+TREES = {m: ast.parse(p.read_text(encoding="utf-8")) for m, p in SOURCES.items()}
+KIND_MODULES = {m for m, t in TREES.items() if _defines_kind(t)}
+
+
+def _is_kind_attr(node: ast.AST) -> bool:
+    """`x.kind_name`, `kind_name`, or `<anything>.kind.name`."""
+    if isinstance(node, ast.Attribute):
+        if node.attr in KIND_ATTRS:
+            return True
+        return node.attr == "name" and (
+            (isinstance(node.value, ast.Attribute) and node.value.attr == "kind")
+            or (isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute)
+                and node.value.func.attr == "of"))
+    return isinstance(node, ast.Name) and node.id in KIND_ATTRS
+
+
+def kind_problems(module: str, tree: ast.Module, imports: set[str],
+                  kind_modules: set[str], names: set[str]) -> list[str]:
+    """Where `module` names a kind outside the registry and the kinds' own modules."""
+    if module == REGISTRY or module in kind_modules:
+        return []
+    out = [f"{module} imports the kind record {k}: only {REGISTRY} may"
+           for k in sorted(imports & kind_modules)]
+
+    def named(node: ast.AST) -> bool:
+        return isinstance(node, ast.Constant) and node.value in names
+
+    for node in ast.walk(tree):
+        line = getattr(node, "lineno", "?")
+        if isinstance(node, ast.Call):
+            f = node.func
+            fname = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+            if fname == "Kind" and module != KIND_CLASS_HOME:
+                out.append(f"{module}:{line} builds a Kind: only a kind's own module may")
+            if fname in LOOKUPS and isinstance(f, ast.Attribute) and any(
+                    named(a) for a in node.args):
+                out.append(f"{module}:{line} looks a kind up by name")
+        elif isinstance(node, ast.Subscript):
+            v = node.value
+            if (isinstance(v, ast.Name) and v.id == "KINDS") or (
+                    isinstance(v, ast.Attribute) and v.attr == "KINDS"):
+                out.append(f"{module}:{line} reads the registry's KINDS")
+        elif isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            if any(_is_kind_attr(x) for x in sides) and any(
+                    named(x) or (isinstance(x, (ast.Tuple, ast.List, ast.Set))
+                                 and any(named(e) for e in x.elts)) for x in sides):
+                out.append(f"{module}:{line} compares a table's kind with a kind's name")
+    return out
+
+
+def all_kind_problems() -> list[str]:
+    names = kind_names()
+    out: list[str] = []
+    for mod, tree in TREES.items():
+        out += kind_problems(mod, tree, imports_of(SOURCES[mod], mod), KIND_MODULES, names)
+    return out
+
+
+def test_only_the_registry_names_kinds() -> None:
+    assert KIND_MODULES, "no kind record module found (KIND = Kind(...))"
+    assert all_kind_problems() == []
+
+
+def test_every_kind_record_is_registered() -> None:
+    """Each module that sets KIND is imported by the registry, and the registry's kinds
+    are exactly those records."""
+    from chanspec.model import kinds
+
+    reg = imports_of(SOURCES[REGISTRY], REGISTRY)
+    assert KIND_MODULES <= reg, KIND_MODULES - reg
+    assert {k.name for k in kinds.KINDS.values()} == set(kinds.names())
+
+
+PLANTED = """
+from chanspec.model import chan_kind
+from chanspec.model import kinds
+from chanspec.model.kind import Kind
+
+def f(table):
+    if table.kind_name == "chan":
+        pass
+    if kinds.of(table).name in ("chan", "x"):
+        pass
+    k = kinds.get("chan")
+    j = kinds.KINDS["chan"]
+    return Kind("tan", "", "", (), None, None, None, None, None, None)
+"""
+
+
+def test_the_check_catches_a_module_that_names_a_kind() -> None:
+    """A generic module planting each kind of violation is caught, once for each."""
+    module = "chanspec.checks.explore.planted"
+    tree = ast.parse(PLANTED)
+    imports = {"chanspec.model.chan_kind", "chanspec.model.kinds", "chanspec.model.kind"}
+    problems = kind_problems(module, tree, imports, KIND_MODULES, kind_names())
+    for what in ("imports the kind record chanspec.model.chan_kind", "compares a table's kind",
+                 "looks a kind up by name", "reads the registry's KINDS", "builds a Kind"):
+        assert any(what in p for p in problems), (what, problems)
+    assert sum("compares" in p for p in problems) == 2
+    # the registry itself and the kind's own module may do all of it
+    assert kind_problems(REGISTRY, tree, imports, KIND_MODULES, kind_names()) == []
 
 
 def test_every_module_belongs_to_a_known_part() -> None:
@@ -138,7 +272,7 @@ def test_the_check_catches_a_cycle() -> None:
     assert any(len(c) > 1 for c in nx.strongly_connected_components(g))
 
 
-@pytest.mark.parametrize("part", sorted(set(ALLOWED) - {"model", "checks", "output", "refengine"}))
+@pytest.mark.parametrize("part", sorted(set(ALLOWED) - {"model", "checks", "output"}))
 def test_each_part_says_what_it_is_for(part: str) -> None:
     init = ROOT / "checks" / part / "__init__.py"
     doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8")))

@@ -5,7 +5,7 @@ Runs, on the family's rules by default:
 1. exhaustive breadth-first searches of scaled-down configurations (checks/explore/scale.py,
    checks/explore/search.py): invariants, deadlocks, contradictions, endless play, vacuity;
    then the largest scale (chiu3) much further on the packed machine
-   (checks/explore/packed_search.py, model/packed.py; ``--engine packed`` everywhere);
+   (checks/explore/packed_search.py, model/packed.py; ``--machine packed`` everywhere);
 2. the findings on every open question (checks/findings/compute.py): shortest witnesses, how
    often at full size, hand counts and Z3 questions -- reused from ``OPEN_QUESTIONS.json``
    when it was computed for this very table and these parameters, else (or with
@@ -133,8 +133,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--quiet", action="store_true", help="không in tiến độ / no progress")
     p.add_argument("--workers", type=int, default=explore.default_workers(),
                    help="số tiến trình / processes (default: up to 2)")
-    p.add_argument("--engine", choices=("auto", "reference", "packed"), default="auto",
-                   help="máy dùng để duyệt / which machine explores: reference (every check "
+    p.add_argument("--machine", "--engine", dest="machine",
+                   choices=("auto", "reference", "packed"), default="auto",
+                   help="máy dùng để duyệt / which machine explores (--engine: the old name): "
+                        "reference (every check "
                         "on every state, one search per deal), packed (model/packed.py: "
                         "millions of states, one search for all deals, the reference "
                         "replays a sample), auto: the plan's (reference everywhere, then "
@@ -202,13 +204,13 @@ def _plan(args: argparse.Namespace, table: Table, opts: dict[str, str]
         sc = scales[name]
         if args.players is not None and sc.players >= 4 and sc.players != args.players:
             continue
-        if args.engine != "auto":
-            engine = args.engine
+        if args.machine != "auto":
+            engine = args.machine
         if engine == "packed":
             why = packed.unsupported(scale.scaled_rules(table, sc, opts))
-            if why is not None and args.engine == "packed":
-                raise OptionError(f"--engine packed: the packed machine does not play table "
-                                  f"{table.id!r} ({why}); use --engine reference or auto")
+            if why is not None and args.machine == "packed":
+                raise OptionError(f"--machine packed: the packed machine does not play table "
+                                  f"{table.id!r} ({why}); use --machine reference or auto")
             if why is not None:
                 engine = "reference"  # auto: the reference machine plays every table
         if engine == "packed" and n > packed_search.MAX_DEALS:

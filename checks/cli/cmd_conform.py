@@ -42,7 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "compare another engine with the reference machine on generated hands",
         epilog=(
             "Ví dụ / example:\n"
-            "  chanspec conform --impl \"python -m chanspec.checks.refengine\" --hands 50\n"
+            "  chanspec conform --impl \"chanspec serve\" --hands 50\n"
             "  chanspec conform --impl \"./my-engine --stdio\" --seed 7 --timeout 2\n\n"
             "Giao thức / protocol: vectors/PROTOCOL.md."
         ),

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterable, Mapping
 
+from chanspec.model import kinds
 from chanspec.model import table as table_mod
 
 
@@ -117,12 +118,13 @@ def add_log_ruleset(parser: argparse.ArgumentParser) -> None:
 def log_table(args: argparse.Namespace) -> table_mod.Table | None:
     """The table given with --ruleset to read a log with, or None (the log's built-in)."""
     name = getattr(args, "ruleset", None)
-    return None if name is None else table_mod.load(name)
+    return None if name is None else kinds.load(name)
 
 
 def load_table(args: argparse.Namespace) -> table_mod.Table:
-    """The table named by --ruleset (raises TableError with the reasons)."""
-    return table_mod.load(args.ruleset)
+    """The table named by --ruleset, through the registry of kinds (raises TableError
+    with the reasons; an unknown ``[ruleset] kind`` is one of them)."""
+    return kinds.load(args.ruleset)
 
 
 def options_of(args: argparse.Namespace, table: table_mod.Table) -> dict[str, str]:

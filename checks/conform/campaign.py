@@ -353,18 +353,9 @@ def claim_asks(ref: State) -> list[tuple[int, list[Action]]]:
     claim priority (``[claims] priority``), within a tier the seats go in the machine's
     own seat order from the gate (``claim-seat-order``); a seat is asked about a tier
     only when it has a claim of that tier, and is offered those claims plus its ways of
-    saying no (``pass``, and ``timeout`` where the table allows it)."""
-    w = ref.window
-    assert ref.phase == "window" and w is not None
-    legal = {s: ref.legal_actions(s) for s in ref.pending()}
-    nos = {s: [a for a in acts if a.kind not in CLAIM_KINDS] for s, acts in legal.items()}
-    out = []
-    for tier in ref.rules.priority:
-        for s in ref._seat_order(w):
-            claims = [a for a in legal.get(s, ()) if a.kind in tier]
-            if claims:
-                out.append((s, claims + nos[s]))
-    return out
+    saying no (``pass``, and ``timeout`` where the table allows it): the machine's own
+    `State.ask_order`."""
+    return ref.ask_order()
 
 
 _EVENT_FIELDS = {t: (*req, *(opt if t != "end" else ("seat", "kind", "card")))

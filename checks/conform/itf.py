@@ -46,8 +46,7 @@ def _code(face: int | None) -> str:
 
 
 def state_vars(st: State, action: Action | None) -> dict[str, Any]:
-    """The ITF values of every variable in one state."""
-    w = st.window
+    """The ITF values of every variable in one state (from `State.view`)."""
     out = st.outcome()
     if out is not None and st.is_terminal():
         outcome = {"result": out["result"], "winner": -1 if out.get("winner") is None
@@ -63,20 +62,20 @@ def state_vars(st: State, action: Action | None) -> dict[str, Any]:
     if declares(st.rules):
         act["cuoc"] = [] if action is None else list(action.cuoc)
         outcome["judgement"] = ((out or {}).get("declaration") or {}).get("judgement", "")
+    v = st.view()
+    w = v["window"]
     return {
         "action": act,
-        "phase": st.phase,
-        "pending": {"#set": list(st.pending())},
-        "hands": [cards.codes(cards.expand(h)) for h in st.hands],
-        "laid": [[cards.codes(g.faces) for g in gs] for gs in st.laid],
-        "window": ({"card": "", "gate": -1, "source": "none", "turn": -1} if w is None else
-                   {"card": cards.code(w.card), "gate": w.gate, "source": w.source,
-                    "turn": w.turn}),
-        "noc_left": st.noc_left(),
-        "dead": [cards.codes(d) for d in st.dead],
-        "bans": [{"#set": sorted(({"#tup": [m.rule, m.ban, _code(m.face)]} for m in ms),
+        "phase": v["phase"],
+        "pending": {"#set": v["pending"]},
+        "hands": v["hands"],
+        "laid": v["laid"],
+        "window": ({"card": "", "gate": -1, "source": "none", "turn": -1} if w is None else w),
+        "noc_left": v["noc_left"],
+        "dead": v["dead"],
+        "bans": [{"#set": sorted(({"#tup": [rule, ban, face or ""]} for rule, ban, face in bs),
                                  key=json.dumps)}
-                 for ms in st.marks],
+                 for bs in v["bans"]],
         "outcome": outcome,
     }
 

@@ -1,7 +1,7 @@
 """The reference machine as an external engine speaking the driver protocol.
 
-Run ``python -m chanspec.checks.refengine`` (or ``chanspec serve``): it reads one JSON
-request per line on standard input and writes one JSON response per line on standard
+Run ``chanspec serve`` (or ``python -m chanspec.checks.conform.refengine``): it reads one
+JSON request per line on standard input and writes one JSON response per line on standard
 output, as specified in vectors/PROTOCOL.md:
 
 * ``{"op":"start","ruleset":..,"players":..,"options":{..},"deal":{..}}`` -> ``{"ok":true}``

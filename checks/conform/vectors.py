@@ -188,16 +188,18 @@ def _legal(st: State) -> dict[str, list[str]]:
 
 def _position(st: State) -> dict[str, Any]:
     """The public position after a step (the step's ``after``): what any engine can say
-    about where the hand stands, so a runner can tell where it first went astray."""
-    w = st.window
-    return {"pending": list(st.pending()),
-            "card": None if w is None else cards.code(w.card),
-            "source": None if w is None else w.source,
-            "gate": None if w is None else w.gate,
-            "noc": st.noc_left(),
-            "hands": [sum(h) for h in st.hands],
-            "laid": [sum(len(g.faces) for g in gs) for gs in st.laid],
-            "terminal": st.is_terminal()}
+    about where the hand stands, so a runner can tell where it first went astray (from
+    `State.view`)."""
+    v = st.view()
+    w = v["window"]
+    return {"pending": v["pending"],
+            "card": None if w is None else w["card"],
+            "source": None if w is None else w["source"],
+            "gate": None if w is None else w["gate"],
+            "noc": v["noc_left"],
+            "hands": [len(h) for h in v["hands"]],
+            "laid": [sum(len(g) for g in gs) for gs in v["laid"]],
+            "terminal": v["terminal"]}
 
 
 def step_sections(table: table_mod.Table, rule_ids: Iterable[str]) -> list[str]:

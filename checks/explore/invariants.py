@@ -2,11 +2,11 @@
 
 `Watch` wraps one `State` and applies actions to it, checking after every step:
 
-* **census**: each face is somewhere exactly ``rules.copies`` times (hands, laid groups,
-  dead cards at the gates, the card in the window, the nọc), counted here from the
-  state's public fields and compared with ``State.census()``;
-* **hand sizes**: ``hand_size == expected_hand_size`` and both agree with the sizes the
-  variant row of the table gives for the phase;
+* **the kind's own** (`State.invariants()`, the ``GameState`` protocol): for Chắn the
+  census (each face somewhere exactly ``rules.copies`` times: hands, laid groups, dead
+  cards at the gates, the card in the window, the nọc, recounted from the state's fields
+  and compared with ``State.census()``) and the hand sizes (``hand_size ==
+  expected_hand_size``, both as the variant row of the table gives for the phase);
 * **pending**: only the seats in ``pending()`` have legal actions, and a pending seat has
   at least one unless the state is stuck (which only the ``as-written`` value of the
   stuck-discard option may allow);
@@ -212,8 +212,7 @@ class Watch:
 
     # ------------------------------------------------------------------ state checks
     def check_state(self) -> None:
-        self.check_census()
-        self.check_sizes()
+        self.check_kind()
         self.check_pending()
         self.check_wins()
         if self.st.is_terminal():
@@ -223,45 +222,12 @@ class Watch:
             if out["result"] == "draw" and self.st.noc_left() != 0:
                 raise self.fail("outcome", "a drawn hand with cards left in the nọc")
 
-    def check_census(self) -> None:
-        st = self.st
-        c = [0] * cards.NUM_FACES
-        for s in range(st.n):
-            for f in range(cards.NUM_FACES):
-                c[f] += st.hands[s][f]
-            for g in st.laid[s]:
-                for f in g.faces:
-                    c[f] += 1
-            for f in st.dead[s]:
-                c[f] += 1
-        for f in st.noc[st.noc_pos:]:
-            c[f] += 1
-        if st.window is not None:
-            c[st.window.card] += 1
-        want = [self.rules.copies if f in self.rules.faces else 0 for f in range(cards.NUM_FACES)]
-        if c != want or st.census() != want:
-            bad = [cards.name(f) for f in range(cards.NUM_FACES) if c[f] != want[f]]
-            raise self.fail("census", f"faces not present exactly {self.rules.copies} times: "
-                            f"{bad or 'State.census() disagrees with the fields'}")
-
-    def check_sizes(self) -> None:
-        st = self.st
-        v = self.rules.variant
-        out = st.outcome() or {}
-        for s in range(st.n):
-            if st.phase == "opening":
-                want = v.opener_cards if s == st.opener else v.other_cards
-            elif st.phase in ("discard", "return") and s == st.actor:
-                want = v.other_cards + 1
-            elif st.phase in ("over", "declare") and out.get("winner") == s:
-                want = 2 * v.pairs
-            else:
-                want = v.other_cards
-            have = st.hand_size(s)
-            if have != want or st.expected_hand_size(s) != want:
-                raise self.fail("hand-size", f"seat {s} holds {have} cards in phase {st.phase}; "
-                                f"the variant row {v.rule} says {want} "
-                                f"(machine expects {st.expected_hand_size(s)})")
+    def check_kind(self) -> None:
+        """The kind's own invariants (`State.invariants`: for Chắn the census, each face
+        exactly ``copies`` times, recounted from the fields, and the hand sizes of the
+        variant row)."""
+        for check, detail in self.st.invariants():
+            raise self.fail(check, detail)
 
     def check_pending(self) -> None:
         st = self.st

@@ -72,7 +72,7 @@ from typing import Any
 
 from chanspec.checks.output import progress_every
 from chanspec.model import cards
-from chanspec.model.game import Action, Deal, State
+from chanspec.model.game import STUCK_WORDS, Action, Deal, State
 from chanspec.model.table import Rules
 
 KIND_EXIT = {"invariant": 12, "contradiction": 12, "deadlock": 11, "endless": 13}
@@ -237,23 +237,14 @@ def reevaluate(st: State, alt: Rules) -> set[Action]:
 
 
 def stuck_what(st: State) -> str:
-    if st.phase in ("opening", "discard", "return") and st.actor is not None:
-        if not any(st.hands[st.actor]):
-            return "stuck-empty-hand"
-        if st.rules.machine_value("turn.stuck_rule") == "as-written":
-            return "stuck-all-banned"
-    return "stuck-other"
+    """Which deadlock a stuck state is in: the kind's `decision_point` names it (a key
+    of `STUCK_TEXT`; ``stuck-other`` when the kind names none)."""
+    key = st.decision_point()[0]
+    return key if key in STUCK_TEXT else "stuck-other"
 
 
-STUCK_TEXT = {
-    "stuck-all-banned": (
-        "Bế tắc: người chơi phải đánh nhưng mọi quân trên tay đều bị cấm đánh",
-        "Deadlock: the player must discard but every card in hand is banned"),
-    "stuck-empty-hand": (
-        "Bế tắc: người chơi phải đánh (hoặc trả cửa) nhưng không còn quân kín nào trên tay",
-        "Deadlock: the player must discard (or return) but has no concealed card left"),
-    "stuck-other": ("Bế tắc: không ai có nước đi hợp lệ", "Deadlock: nobody has a legal move"),
-}
+# the Chắn deadlock classes and their words (the packed machine's search reads them)
+STUCK_TEXT: dict[str, tuple[str, str]] = dict(STUCK_WORDS)
 
 
 def _allows(en: str) -> bool:
@@ -400,7 +391,7 @@ def explore_deal(rules: Rules, deal: Deal, index: int = 0, *, cap: int = 2_000_0
     parent = array("i", [-1])
     act = array("H", [0])
     depth = array("H", [0])
-    nocp = array("H", [start.noc_pos])
+    nocp = array("H", [start.progress()])
     act_ids: dict[Action, int] = {}
     act_list: list[Action] = [Action("pass", -1)]
     esrc = array("i")
@@ -437,8 +428,7 @@ def explore_deal(rules: Rules, deal: Deal, index: int = 0, *, cap: int = 2_000_0
             continue
         if not legal:
             res.outcomes["stuck"] += 1
-            what = stuck_what(st)
-            vi, en = STUCK_TEXT[what]
+            what, vi, en = st.decision_point()  # which deadlock, in the kind's words
             found("deadlock", what, vi, en, (st.rules.rid("turn.stuck_rule"),), i)
             if graph is not None and i < graph_limit:  # which reading would move on here
                 graph["nodes"][i]["diverge"] = [f"{o}={v}" for o, v, alt in alts
@@ -487,10 +477,10 @@ def explore_deal(rules: Rules, deal: Deal, index: int = 0, *, cap: int = 2_000_0
                 act.append(aid)
                 d = depth[i] + 1
                 depth.append(d)
-                nocp.append(c.noc_pos)
+                nocp.append(c.progress())
                 res.depth = max(res.depth, d)
                 q.append((c, j))
-            if c.noc_pos == nocp[i]:
+            if c.progress() == nocp[i]:
                 esrc.append(i)
                 edst.append(j)
             if graph is not None and i < graph_limit and j >= graph_limit:

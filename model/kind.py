@@ -1,0 +1,163 @@
+"""What every game kind gives the checker: the `Kind` record and the `GameState` and
+`Rules` protocols.  No game rule lives here.
+
+A *kind* is a game family with its own state machine (Chắn today; Tấn and Chiha are the
+next ones).  A *ruleset* is one table of one kind (``spec/family.toml``,
+``spec/classic.toml``), and its ``[ruleset] kind`` names the kind (absent: the default of
+`chanspec.model.kinds`).  The registry `chanspec.model.kinds` is the one place that names
+kinds; everything generic (the explorer, findings, the conformance kit, the report, the
+command line) talks to a position only through `GameState`, so a new kind plugs in without
+changing them.
+
+**The simultaneous-node contract.**  When `GameState.pending()` holds several seats, the
+position is a *simultaneous node*: every pending seat answers once, the answers are
+recorded until all have answered, and only then does the state move on.  The order in
+which the answers arrive does not change the result: applying the same answers in any
+order reaches states with equal `fingerprint()`.  That is what lets the explorer expand
+one pending seat at a time (its partial-order reduction) and what lets a conformance
+engine that asks one seat at a time (`GameState.ask_order`) be compared with the reference
+machine.  A kind that cannot promise it must present one seat at a time (a single pending
+seat), as Tấn does for "others may add attack cards".  `tests/test_kinds.py` checks the
+contract for every built-in table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+# the sections every table has, whatever its kind; the kind owns all the others
+SHARED_SECTIONS = ("schema", "ruleset", "rule")
+
+
+class Rules(Protocol):
+    """One table resolved for a player count and a value of every option: what the
+    generic checks read of it (a kind's own rules hold much more)."""
+
+    table: Any  # chanspec.model.table.Table
+    options: Mapping[str, str]
+
+    @property
+    def players(self) -> int: ...
+
+    def rid(self, role: str) -> str:
+        """The row id the table gives a role (``turn.stuck_rule`` -> ``stuck-discard``)."""
+        ...
+
+    def option(self, name: str) -> str:
+        """The value in force of option row `name`."""
+        ...
+
+    def with_options(self, **changes: str) -> Rules:
+        """The same table and players under other option values."""
+        ...
+
+    def key(self) -> tuple[Any, ...]:
+        """(table id, players, options): equal keys are equal rules."""
+        ...
+
+
+@runtime_checkable
+class GameState(Protocol):
+    """One position of one hand, as every check may use it; nothing else of a kind's
+    state is read outside the kind's own modules."""
+
+    rules: Any
+    history: list[Any]  # the actions applied, in order
+    events: list[dict[str, Any]]  # consequence lines, in the kind's log vocabulary
+
+    def pending(self) -> tuple[int, ...]:
+        """The seats whose decision is awaited, in seat order; several seats make a
+        simultaneous node whose answers commute (see the module docstring)."""
+        ...
+
+    def legal_actions(self, seat: int | None = None) -> list[Any]:
+        """What the pending seats (or only `seat`) may do now; empty once over."""
+        ...
+
+    def candidate_actions(self, seat: int) -> list[Any]:
+        """Actions of `seat` worth asking about, legal or not (for `explain`)."""
+        ...
+
+    def explain(self, action: Any) -> Any:
+        """An Explanation: legal or not, the rule ids deciding it, Vietnamese, English."""
+        ...
+
+    def apply(self, action: Any, *, check: bool = True) -> None: ...
+
+    def child(self, action: Any) -> GameState:
+        """A copy with `action` applied (`self` unchanged)."""
+        ...
+
+    def is_chance(self) -> bool: ...
+
+    def is_terminal(self) -> bool: ...
+
+    def is_stuck(self) -> bool:
+        """Not over, not chance, and nobody may act: a deadlock of the rules."""
+        ...
+
+    def outcome(self) -> dict[str, Any] | None: ...
+
+    def fingerprint(self) -> tuple[Any, ...]:
+        """Everything that decides the future: equal fingerprints, equal futures."""
+        ...
+
+    def copy(self) -> GameState: ...
+
+    def under(self, rules: Any) -> GameState:
+        """This position read under other option values of the same table."""
+        ...
+
+    def to_json(self) -> dict[str, Any]:
+        """Ruleset, players, options, deal and actions: enough to rebuild the state."""
+        ...
+
+    # what the checks used to read from a kind's own fields
+    def view(self) -> dict[str, Any]:
+        """The position as plain JSON, in the kind's words (for ITF traces, the vectors'
+        positions, narration)."""
+        ...
+
+    def decision_point(self) -> tuple[str, str, str]:
+        """What kind of decision is pending, as (key, Vietnamese, English); at a
+        deadlock, which deadlock (the explorer's stuck classes)."""
+        ...
+
+    def ask_order(self) -> list[tuple[int, list[Any]]]:
+        """How an engine that asks one seat at a time settles this node: (seat, what
+        it is offered), in order."""
+        ...
+
+    def progress(self) -> int:
+        """A count that never decreases along play; a cycle of moves at equal progress
+        is endless play."""
+        ...
+
+    def census(self) -> Sequence[int]:
+        """How many copies of each card are anywhere in the position, by card index."""
+        ...
+
+    def invariants(self) -> list[tuple[str, str]]:
+        """The kind's own invariants that fail here, as (check, detail); empty when
+        all hold.  The explorer calls it after every step."""
+        ...
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One game family: what the loader and the checks take from it (in the manner of
+    OpenSpiel's GameType and its factory)."""
+
+    name: str  # the value of [ruleset] kind
+    title_vi: str
+    title_en: str
+    sections: tuple[str, ...]  # the table sections the kind owns (besides SHARED_SECTIONS)
+    # validate and build a table of this kind from parsed TOML: (data, path, dealt=) -> Table
+    from_data: Callable[..., Any]
+    load: Callable[[str], Any]  # a built-in ruleset by name or a table file by path -> Table
+    State: type  # .new(rules, seed=None, deal=None), .replay(rules, deal, actions), .from_json
+    Action: type  # .kind, .seat, .code(), .parse(text), .as_json(), .from_json(d)
+    Deal: type  # .as_json(), .from_json(d)
+    deal_random: Callable[..., Any]  # (rules, seed) -> Deal
