@@ -119,3 +119,63 @@ def test_rule_3s_own_example_is_still_rule_3() -> None:
             "8v", "8n", "2n", "2s", "9n", "9v", "9n"]
     s = _offered(hand, "9s")
     assert "loi-3-an-chon-ca" not in _fault_rows(s, Action("eat", 1, cards.parse("9v")))
+
+
+# ---------------------------------------------------------------- (d) the hoa cước
+
+
+def _won(hand: str, card: str, laid: tuple[str, ...], **options: str) -> set[str]:
+    """The cước declared for a win on `card` drawn by the winner (chì)."""
+    from chanspec.model import cuoc, win
+
+    rules = table.rules("classic", 4, {k.replace("_", "-"): v for k, v in options.items()})
+    held = cards.parse_many(hand)
+    groups = [win.group_of(cards.parse_many(g), rules) for g in laid]
+    w = cards.parse(card)
+    verdict = win.engine(rules).judge(held, groups, w, "u")
+    assert verdict.win, verdict.reason_en
+    concealed = cards.counts(held)
+    for g in groups:
+        for f in g.faces:
+            concealed[f] -= 1
+    concealed[w] += 1
+    ctx = cuoc.WinContext(kind="u", card=w, source="own-draw")
+    return {h.row for h in cuoc.judge(rules, concealed, groups, verdict, ctx).declared}
+
+
+def test_hoa_counts_an_eaten_chan_or_a_chiu_of_the_face_not_a_ca() -> None:
+    """000 [Cước] #21 s2: Ngũ Vạn 'on the mat' means a chắn of Ngũ Vạn eaten, or a chíu of
+    it.  A chì bạch thủ on Nhị Vạn whose only laid Ngũ Vạn is in the cạ Ngũ Vạn + Ngũ Văn
+    is a plain chì bạch thủ (chắn 3n 4s 7v 9n 8n and the winning 2v; cạ 5v-5n laid, 3v-3s,
+    6n-6s, 7n-7s; the loose Nhị Vạn waits alone), not hoa rơi cửa phật (20 points)."""
+    hand = "5v 5n 3n 3n 4s 4s 7v 7v 9n 9n 3v 3s 6n 6s 7n 7s 8n 8n 2v"
+    got = _won(hand, "2v", ("5v 5n",))
+    assert {"cuoc-chi", "cuoc-bach-thu"} <= got and "cuoc-hoa-roi-cua-phat" not in got
+    # a chíu of Ngũ Vạn (two chắn) does count: chắn 3n 4s 7v, cạ 3v-3s 6n-6s 7n-7s 8n-8s
+    hand = "5v 5v 5v 5v 3n 3n 4s 4s 7v 7v 3v 3s 6n 6s 7n 7s 8n 8s 2v"
+    got = _won(hand, "2v", ("5v 5v 5v 5v",))
+    assert "cuoc-hoa-roi-cua-phat" in got and not {"cuoc-chi", "cuoc-bach-thu"} & got
+
+
+def test_cuoc_dat_trong_hoa_does_not_count_a_laid_ca_either() -> None:
+    """000 [Cước] #25 s1-2 (like #21, Lục Vạn for Ngũ Vạn; #21 s2 explains 'on the mat'):
+    a laid cạ Lục Vạn + Lục Văn is no cuốc đất trồng hoa."""
+    hand = "6v 6n 3n 3n 4s 4s 7v 7v 9n 9n 3v 3s 5n 5s 7n 7s 8n 8n 2v"
+    got = _won(hand, "2v", ("6v 6n",))
+    assert "cuoc-cuoc-dat-trong-hoa" not in got and "cuoc-bach-thu" in got
+
+
+def test_laid_chan_takes_a_list_of_faces() -> None:
+    """A clear error names the entry and field when `laid_chan` is not a list of faces."""
+    import tomllib
+
+    from test_classic import CLASSIC_TEXT
+    from test_table import _has, problems_of, to_toml
+
+    data = tomllib.loads(CLASSIC_TEXT)
+    entry = next(c for c in data["cuoc"] if c["rule"] == "cuoc-hoa-roi-cua-phat")
+    entry["all"][-1] = {"laid_chan": "5v", "ge": 1}
+    probs = problems_of(to_toml(data))
+    assert _has(probs, "cuoc 'cuoc-hoa-roi-cua-phat'", "all[3].laid_chan", "list of face"), probs
+    entry["all"][-1] = {"laid_chan": ["5x"], "ge": 1}
+    assert problems_of(to_toml(data))
