@@ -180,6 +180,9 @@ def measure(m: Mapping[str, Any], rules: Rules, counts: Sequence[int],
             chan_faces = [g.faces[0] for g in h.laid if g.kind == "chan"]
             return sum(1 for f in set(chan_faces) if chan_faces.count(f) >= 2)
         return _scope_value(sel, h.laid_counts, h)
+    if "laid_chan" in m:  # an eaten chắn or a chíu of these faces, not a laid cạ
+        faces = {cards.parse(c) for c in m["laid_chan"]}
+        return sum(1 for g in h.laid if g.kind in ("chan", "chiu") and g.faces[0] in faces)
     if "dealt" in m:
         if h.ctx is None or h.ctx.dealt is None:
             raise Undecided("dealt")

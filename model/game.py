@@ -908,16 +908,64 @@ class State:
         if cond == "used-from-chan":
             return h[y] >= 2 and h[y] % 2 == 0
         if cond == "used-from-ca":
-            return h[y] % 2 == 1 and any(h[z] % 2 for z in ca[y])
+            # y stands in a cạ of the hand set out as 000 sets it out (`_que`: its spare
+            # copy and exactly one other single of its rank), a cạ without the taken
+            # face x: holding x and y and eating x with y is 000's own example of rule 1
+            # (ăn treo tranh, [Luật đánh bài] #1 s2), and three singles are a ba đầu,
+            # whose wait #4 s4 also reads as rule 1
+            if h[y] % 2 == 0:
+                return False
+            mates = [z for z in ca[y] if h[z] % 2]
+            return len(mates) == 1 and mates[0] != x
         if cond == "holds-ca-of-rank":
             odd = [f for f in self.rules.scope_faces("rank", x) if h[f] % 2]
             return any(b in ca[a] for a in odd for b in odd)
-        loose = self._loose_card(s)
         if cond == "one-loose-card":
-            return loose is not None
+            return self._loose_card(s) is not None
         if cond == "waiting-card-used":
-            return loose == y
+            return self._waiting_card(s) == y
         raise ValueError(f"unknown hand condition {cond!r}")
+
+    def _que(self, s: int) -> int | None:
+        """The one què of seat s's concealed hand set out as 000 [Chắn, Cạ, ba đầu, què]
+        •4 sets it out (every chắn first, then cạ and ba đầu; a card left over is a
+        què), when it has exactly one què and no ba đầu; None otherwise.  A face's
+        spare copy (an odd count) is single; singles that form cạ with one another make
+        a cạ (two) or a ba đầu (three or more)."""
+        h = self.hands[s]
+        ca = self._plan.ca_partners
+        single = [f for f in self.rules.faces if h[f] % 2]
+        que: int | None = None
+        for f in single:
+            k = sum(1 for z in ca[f] if h[z] % 2)
+            if k >= 2:
+                return None  # a ba đầu: 000 #4 s4 reads its wait as another fault
+            if k == 0:
+                if que is not None:
+                    return None  # two què
+                que = f
+        return que
+
+    def _waiting_card(self, s: int) -> int | None:
+        """The card seat s waits on to win (quân chờ ù, 000 [Luật đánh bài] #4 s1-2): its
+        one què (`_que`), when some card would complete the hand as it stands (the
+        laid groups counted as ``[win] laid_rule`` says).  None when the hand is not
+        waiting, has no què or several, or waits on a ba đầu (#4 s4: eating with a card
+        of the ba đầu is then rule 1, not rule 4)."""
+        que = self._que(s)
+        if que is None:
+            return None
+        h = self.hands[s]
+        wh, wc = (self.engine.win_counts(h, self.laid[s]) if self.engine.pooled
+                  else (h, self.laid_chan[s]))
+        held = [h[f] for f in range(len(h))]
+        for g in self.laid[s]:
+            for f in g.faces:
+                held[f] += 1
+        for f in self.rules.faces:  # a face the seat holds four times cannot come
+            if held[f] < self.rules.copies and self.engine.is_win(wh, wc, f, "u"):
+                return que
+        return None
 
     def _loose_card(self, s: int) -> int | None:
         """The one card of seat s's concealed hand outside a split of the rest into pairs

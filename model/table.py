@@ -1074,6 +1074,8 @@ def _validate_cai(ck: _Checker, data: Mapping[str, Any], rows: Mapping[str, Row]
 #   sets = [FACES]               complete sets of these faces (the fewest of them)
 #   concealed = SCOPE | [FACES]  over the concealed part of the final hand
 #   laid = SCOPE | [FACES] | "chiu" | "bon"   over the laid-down groups
+#   laid_chan = [FACES]          laid-down chắn and chíu of these faces (each group once;
+#                                a laid cạ holding the face does not count)
 #   dealt = SCOPE | [FACES]      over the hand as dealt (WinContext.dealt)
 #   held = "cuoc"                how many cước earlier in the table the hand holds
 #   kind = [WIN_KINDS], source = [WIN_SOURCES], card = [FACES], flag = FLAG, has = "ROW"
@@ -1084,7 +1086,7 @@ SCOPE_SELECTORS = ("cards", "red", "black", "quads", "pairs", "card")
 HISTORY_SELECTORS = ("chiu", "bon")  # laid groups that tell the hand's history
 LAID_SELECTORS = SCOPE_SELECTORS + HISTORY_SELECTORS
 COMPARISONS = ("eq", "ge", "le")
-MEASURES = ("count", "sets", "concealed", "laid", "dealt", "held")
+MEASURES = ("count", "sets", "concealed", "laid", "laid_chan", "dealt", "held")
 CONTEXT_MEASURES = ("dealt", "held")
 CONTEXT_FACTS = ("kind", "source", "card", "flag", "has")
 FLAGS = ("thong", "first-round")
@@ -1132,6 +1134,13 @@ def _check_measure(ck: _Checker, where: str, fld: str, m: Any, comparison: bool,
         _check_selector(ck, where, f"{fld}.{measures[0]}", m[measures[0]], SCOPE_SELECTORS)
     elif measures[0] == "laid":
         _check_selector(ck, where, f"{fld}.laid", m["laid"], LAID_SELECTORS)
+    elif measures[0] == "laid_chan":
+        sel = m["laid_chan"]
+        if not isinstance(sel, list) or not sel:
+            ck.add(where, f"{fld}.laid_chan", "expected a non-empty list of face codes, "
+                   f"found {sel!r}")
+        else:
+            ck.faces(where, f"{fld}.laid_chan", sel)
     elif measures[0] == "held":
         if m["held"] != "cuoc":
             ck.add(where, f"{fld}.held", f"expected \"cuoc\", found {m['held']!r}")

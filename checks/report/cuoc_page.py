@@ -80,6 +80,9 @@ def condition_words(cond: Mapping[str, Any], tbl: table_mod.Table, lang: str) ->
     elif "held" in cond:
         out = ("số cước ở trên" if vi else "cước above held") + \
             f" {_CMP[_cmp(cond)]} {cond[_cmp(cond)]}"
+    elif "laid_chan" in cond:
+        out = ("số Chắn hay Chíu đã hạ của " if vi else "chắn or chíu laid down of ") + \
+            _faces(cond["laid_chan"]) + f" {_CMP[_cmp(cond)]} {cond[_cmp(cond)]}"
     elif "sets" in cond:
         out = ("số bộ đủ " if vi else "complete sets of ") + _faces(cond["sets"]) + \
             f" {_CMP[_cmp(cond)]} {cond[_cmp(cond)]}"
