@@ -54,6 +54,8 @@ def load(path: str | Path, table: table_mod.Table | None = None) -> logs.GameLog
         text = textfile.read(p, textfile.LOG_LIMIT)
     except textfile.FileRefused as exc:
         why = exc.why.replace("cannot read:", "cannot read the file:")
+        if why.startswith("is "):  # a device, a FIFO, a folder, too large
+            why = f"cannot read the file: it {why}"
         raise logs.LogError(str(p), 0, "", why) from None
     return load_text(text, str(p), table)
 
