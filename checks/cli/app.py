@@ -289,7 +289,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     from chanspec.checks.output import OutputPathError
-    from chanspec.model import cards, table, win
+    from chanspec.model import cards, kinds, table, win
 
     real = getattr(sys.stdout, "_stream", sys.stdout)
     try:
@@ -307,7 +307,7 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         if args.command in PLAYING_COMMANDS and getattr(args, "ruleset", None):
             # a table whose turn the machine does not play: say so before any work
-            table.load(args.ruleset).require_playable()
+            kinds.load(args.ruleset).require_playable()
         return int(func(args))
     except table.MachineGapError as exc:
         en_only = getattr(args, "lang", "vi") == "en"

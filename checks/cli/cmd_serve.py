@@ -31,8 +31,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def run(args: argparse.Namespace) -> int:
     table = None
     if args.ruleset is not None:
-        from chanspec.model import table as table_mod
+        from chanspec.model import kinds
 
-        table = table_mod.load(args.ruleset)
+        table = kinds.load(args.ruleset)
         table.require_playable()
     return refengine.serve(table=table)
