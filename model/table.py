@@ -1660,10 +1660,6 @@ def _validate_turn(ck: _Checker, data: Mapping[str, Any], rows: dict[str, Row],
         # what the cited rows say is checked against the default order (`priority`); an
         # option that reorders the tiers (priority_by_value) overrides that row's words
         _check_priority_says(ck, well_formed.get("priority"), prs, cl.get("priority_says"))
-        if "chiu_eat_option" in cl and isinstance(cl.get("priority_by_value"), dict):
-            orow = rows.get(cl.get("chiu_eat_option")) if isinstance(
-                cl.get("chiu_eat_option"), str) else None
-            _check_priority_by_value(ck, orow, well_formed, prs, cl.get("priority_says"))
         ck.ref("claims", "tie_break_rule", cl.get("tie_break_rule"), rows)
         tbo = cl.get("tie_break_option", "")
         tb = rows.get(tbo) if isinstance(tbo, str) else None
@@ -1820,45 +1816,6 @@ def _check_scope(ck: _Checker, where: str, r: Mapping[str, Any], rows: Mapping[s
             ck.add(where, "scope", f"a scope wider than face widens bans on a face "
                    f"({', '.join(SCOPED_BANS)}); this restriction also bans "
                    f"{', '.join(unscoped)}, which has no face to widen")
-
-
-def _check_priority_by_value(ck: _Checker, orow: Row | None, well_formed: Mapping[str, Any],
-                             prs: list[Any], says: Any) -> None:
-    """The tiers under each value of the option row that reorders the claims
-    (``priority_by_value``) must read as the row's values do: under its default, exactly
-    ``priority``; under every value, what the other cited rows say holds; and what the
-    option row itself says (its ``priority_says`` pair) holds under the default and is
-    reversed under every other value (a table whose values are swapped is refused)."""
-    base = well_formed.get("priority")
-    if orow is None or base is None or not isinstance(says, list) or len(says) != len(prs) \
-            or not all(isinstance(x, list) and len(x) == 2 for x in says):
-        return
-    for value in orow.values:
-        fld = f"priority_by_value.{value}"
-        tiers = well_formed.get(fld)
-        if tiers is None:
-            continue
-        tier = {c: i for i, t in enumerate(tiers) for c in t}
-        if value == orow.default and tiers != base:
-            ck.add("claims", fld, f"{value!r} is the default of {orow.id!r}, so its tiers "
-                   f"must be priority's ({base!r}), found {tiers!r}; are the values' tiers "
-                   "swapped?")
-            continue
-        for (hi, lo), rid in zip(says, prs, strict=True):
-            if hi not in tier or lo not in tier:
-                continue
-            own = rid == orow.id
-            reversed_ = own and value != orow.default
-            if not reversed_ and not tier[hi] < tier[lo]:
-                ck.add("claims", fld, f"under {orow.id}={value} the tiers put {lo} level "
-                       f"with or above {hi}, but row {rid!r} says {hi} goes before {lo}"
-                       + ("" if own else f" whatever {orow.id!r} is") + "; are the values' "
-                       "tiers swapped?")
-            elif reversed_ and not tier[lo] < tier[hi]:
-                ck.add("claims", fld, f"{value!r} is the reading of {orow.id!r} other than "
-                       f"the default, which says {hi} goes before {lo}: under it {lo} must "
-                       f"go before {hi}, but the tiers do not put it so; are the values' "
-                       "tiers swapped?")
 
 
 def _check_priority_says(ck: _Checker, tiers: list[list[str]] | None, prs: list[Any],
