@@ -14,6 +14,7 @@ JSON output (``--json``) is language-independent.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import tempfile
@@ -76,20 +77,35 @@ class OutputPathError(ValueError):
 
 def _first_missing_or_file(folder: Path, shown: str | os.PathLike[str],
                            ) -> tuple[Path, str] | None:
-    """The first ancestor of `folder` (itself included) that is missing or not a folder
-    (raises OutputPathError for one that may not be looked into)."""
+    """The first ancestor of `folder` (itself included) that is missing or not a folder:
+    ``(path, "missing")`` or ``(path, "file")`` (raises OutputPathError for one that may
+    not be looked into, a link loop among them).  A folder reached through a symbolic link
+    is a real folder: only the file written must not be a link."""
     chain = [folder, *folder.parents]
     for p in reversed(chain):
         try:
             mode = p.stat().st_mode
         except (FileNotFoundError, NotADirectoryError):
+            if os.path.islink(p):
+                raise _link_refusal(shown, p, folder=True) from None
             return p, "missing"
         except OSError as exc:
             raise OutputPathError(shown, f"không xem được {p} ({exc.strerror})",
                                   f"cannot look into {p} ({exc.strerror})") from None
         if not stat.S_ISDIR(mode):
-            return p, "file"
+            return p, "file" if stat.S_ISREG(mode) else "other"
     return None
+
+
+def _not_a_folder(shown: str | os.PathLike[str], where: Path) -> OutputPathError:
+    try:
+        vi, en = kind_of(where.stat().st_mode)
+    except OSError:
+        vi, en = "một tệp", "a file"
+    if vi == "một tệp thường":
+        vi, en = "một tệp", "a file"
+    return OutputPathError(shown, f"{where} là {vi}, không phải thư mục",
+                           f"{where} is {en}, not a folder")
 
 
 def _probe(folder: Path, shown: str | os.PathLike[str]) -> None:
@@ -109,32 +125,137 @@ def _probe(folder: Path, shown: str | os.PathLike[str]) -> None:
 def check_output_file(path: str | os.PathLike[str]) -> Path:
     """Check up front that a file can be written at `path` (raises OutputPathError).
 
-    The folder must exist (it is not created), `path` must not be a folder, and the
-    folder must accept a new file (tested by creating and removing one)."""
+    The folder must exist (it is not created), `path` must be a new name or a regular file
+    (`writable_target`), and the folder must accept a new file (tested by creating and
+    removing one)."""
     target = _file_target(path)
     _probe(target.parent, path)
     return target
 
 
+# What chanspec writes over (the one rule, `writable_target`): a new name in a real
+# folder, or a regular file.  Never a device, a FIFO, a socket, a folder, nor a symbolic
+# link of any kind (to a file, dangling, or a loop): an atomic write replaces the name
+# with a new file, which would turn /dev/full into a regular file or cut a link loose
+# from what it points to, so the real path must be given.
+NAME_MAX_FALLBACK = 255
+PATH_MAX_FALLBACK = 4096
+
+
+def kind_of(mode: int) -> tuple[str, str]:
+    """What a file's mode says it is, in Vietnamese and English (for messages)."""
+    if stat.S_ISDIR(mode):
+        return "một thư mục", "a folder"
+    if stat.S_ISCHR(mode):
+        return "một thiết bị ký tự", "a character device"
+    if stat.S_ISBLK(mode):
+        return "một thiết bị khối", "a block device"
+    if stat.S_ISFIFO(mode):
+        return "một ống có tên (FIFO)", "a named pipe (FIFO)"
+    if stat.S_ISSOCK(mode):
+        return "một socket", "a socket"
+    if stat.S_ISLNK(mode):
+        return "một liên kết tượng trưng", "a symbolic link"
+    return "một tệp thường", "a regular file"
+
+
+def _limit(folder: Path, name: str, fallback: int) -> int:
+    try:
+        return int(os.pathconf(folder, name))
+    except (OSError, ValueError):
+        return fallback
+
+
+def _link_refusal(path: str | os.PathLike[str], target: Path,
+                  folder: bool = False) -> OutputPathError:
+    try:
+        dest = os.readlink(target)
+    except OSError:
+        dest = "?"
+    try:
+        target.stat()
+        vi_how, en_how = f"trỏ tới {dest}", f"pointing to {dest}"
+    except FileNotFoundError:
+        vi_how, en_how = f"trỏ tới {dest}, không tồn tại", f"pointing to {dest}, which is missing"
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            vi_how, en_how = (f"trỏ tới {dest}, một vòng liên kết",
+                              f"pointing to {dest}, a loop of links")
+            return _link_message(path, target, folder, vi_how, en_how)
+        vi_how, en_how = (f"trỏ tới {dest} ({exc.strerror})",
+                          f"pointing to {dest} ({exc.strerror})")
+    return _link_message(path, target, folder, vi_how, en_how)
+
+
+def _link_message(path: str | os.PathLike[str], target: Path, folder: bool, vi_how: str,
+                  en_how: str) -> OutputPathError:
+    if folder:
+        return OutputPathError(path, f"{target} là một liên kết tượng trưng ({vi_how})",
+                               f"{target} is a symbolic link ({en_how})")
+    return OutputPathError(
+        path, f"là một liên kết tượng trưng ({vi_how}); chanspec không ghi qua liên kết: "
+        "hãy cho đường dẫn thật",
+        f"is a symbolic link ({en_how}); chanspec does not write through links: give the "
+        "real path")
+
+
+def writable_target(path: str | os.PathLike[str], target: Path) -> None:
+    """Raise OutputPathError unless `target` is a new name or a regular file that the
+    atomic write may replace (see the note above `kind_of`), and its name fits."""
+    folder = target.parent
+    name_max = _limit(folder, "PC_NAME_MAX", NAME_MAX_FALLBACK)
+    size = len(os.fsencode(target.name))
+    if size > name_max:
+        raise OutputPathError(path, f"tên tệp dài {size} byte, quá giới hạn {name_max} byte "
+                              "của hệ thống tệp: hãy đặt tên ngắn hơn",
+                              f"the file name is {size} bytes long, over the file system's "
+                              f"limit of {name_max}: choose a shorter name")
+    path_max = _limit(folder, "PC_PATH_MAX", PATH_MAX_FALLBACK)
+    whole = len(os.fsencode(os.path.abspath(target)))
+    if whole >= path_max:
+        raise OutputPathError(path, f"đường dẫn dài {whole} byte, quá giới hạn {path_max} "
+                              "byte: hãy chọn đường dẫn ngắn hơn",
+                              f"the path is {whole} bytes long, over the limit of "
+                              f"{path_max}: choose a shorter one")
+    try:
+        st = target.lstat()
+    except FileNotFoundError:
+        return  # a new name
+    except OSError as exc:
+        raise OutputPathError(path, f"không xem được ({exc.strerror})",
+                              f"cannot look at it ({exc.strerror})") from None
+    if stat.S_ISLNK(st.st_mode):
+        raise _link_refusal(path, target)
+    if stat.S_ISDIR(st.st_mode):
+        raise OutputPathError(path, "là một thư mục, cần một tệp",
+                              "is a folder where a file is expected")
+    if not stat.S_ISREG(st.st_mode):
+        vi, en = kind_of(st.st_mode)
+        raise OutputPathError(path, f"là {vi}, không phải tệp thường: chanspec chỉ ghi một "
+                              "tệp mới hoặc thay một tệp thường",
+                              f"is {en}, not a regular file: chanspec writes only a new file "
+                              "or over a regular file")
+
+
 def _file_target(path: str | os.PathLike[str]) -> Path:
-    """`path` as a file to write: its folder exists and is writable, it is not a folder."""
+    """`path` as a file to write: its folder exists and is writable, and it is a new name
+    or a regular file (`writable_target`)."""
     target = Path(path)
     text = os.fspath(path)
     if text == "" or target.name in ("", ".", "..") or text.endswith(("/", os.sep)):
         raise OutputPathError(path, "cần tên một tệp, không phải thư mục",
                               "expected the name of a file, not a folder")
+    if "\0" in text:
+        raise OutputPathError(path, "tên chứa ký tự NUL", "the name holds a NUL character")
     folder = target.parent
     bad = _first_missing_or_file(folder, path)
-    if bad is None and target.is_dir():
-        raise OutputPathError(path, "là một thư mục, cần một tệp",
-                              "is a folder where a file is expected")
     if bad is not None:
         where, kind = bad
         if kind == "missing":
             raise OutputPathError(path, f"thư mục {where} không tồn tại (hãy tạo nó trước)",
                                   f"the folder {where} does not exist (create it first)")
-        raise OutputPathError(path, f"{where} là một tệp, không phải thư mục",
-                              f"{where} is a file, not a folder")
+        raise _not_a_folder(path, where)
+    writable_target(path, target)
     if target.exists() and not os.access(target, os.W_OK):
         raise OutputPathError(path, "tệp không cho phép ghi", "the file is not writable")
     if not os.access(folder, os.W_OK | os.X_OK):
@@ -146,19 +267,36 @@ def _file_target(path: str | os.PathLike[str]) -> Path:
 def prepare_output_dir(path: str | os.PathLike[str]) -> Path:
     """Make sure `path` is a folder chanspec can write into (raises OutputPathError).
 
-    Missing folders are created (``mkdir -p``, as output folders usually are); a file in
-    the way, or a folder that does not accept a new file, is an error."""
+    Missing folders are created (``mkdir -p``, as output folders usually are); a file, a
+    device or a dangling link in the way, or a folder that does not accept a new file, is
+    an error.  A link to a real folder is followed (the files written in it are checked
+    one by one by `write_atomic`)."""
     target = Path(path)
     if str(path) == "":
         raise OutputPathError(path, "cần tên một thư mục", "expected the name of a folder")
+    if "\0" in str(path):
+        raise OutputPathError(path, "tên chứa ký tự NUL", "the name holds a NUL character")
+    for p in [target, *target.parents]:
+        size = len(os.fsencode(p.name))
+        if size > NAME_MAX_FALLBACK:
+            raise OutputPathError(path, f"tên {p.name[:20]}… dài {size} byte, quá giới hạn "
+                                  f"{NAME_MAX_FALLBACK} byte: hãy đặt tên ngắn hơn",
+                                  f"the name {p.name[:20]}… is {size} bytes long, over the "
+                                  f"limit of {NAME_MAX_FALLBACK}: choose a shorter name")
     bad = _first_missing_or_file(target, path)
-    if bad is not None and bad[1] == "file":
+    if bad is not None and bad[1] != "missing":
         where = bad[0]
         if where == target:
-            raise OutputPathError(path, "là một tệp, cần một thư mục",
-                                  "is a file where a folder is expected")
-        raise OutputPathError(path, f"{where} là một tệp, không phải thư mục",
-                              f"{where} is a file, not a folder")
+            try:
+                vi, en = kind_of(where.stat().st_mode)
+            except OSError:
+                vi, en = "một tệp thường", "a regular file"
+            if vi == "một tệp thường":
+                raise OutputPathError(path, "là một tệp, cần một thư mục",
+                                      "is a file where a folder is expected")
+            raise OutputPathError(path, f"là {vi}, cần một thư mục",
+                                  f"is {en} where a folder is expected")
+        raise _not_a_folder(path, where)
     if bad is not None:  # missing: create what is missing, from the first existing parent
         parent = bad[0].parent
         if not os.access(parent, os.W_OK | os.X_OK):
@@ -245,6 +383,7 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> None:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
+        writable_target(path, target)  # once more: nothing took the name meanwhile
         os.replace(tmp, target)
     except BaseException as exc:
         try:

@@ -15,11 +15,12 @@ every arrow, and nothing else imports a kind's record module.
 from __future__ import annotations
 
 import difflib
+import os
 import tomllib
 from pathlib import Path
 from typing import Any
 
-from . import chan_kind
+from . import chan_kind, textfile
 from . import table as table_mod
 from .kind import Kind
 from .table import Problem, Rules, Table, TableError
@@ -84,13 +85,14 @@ def kind_of_file(name_or_path: str) -> Kind:
     default for a table that states none, or one that does not parse (its kind's loader
     then gives the one-line error)."""
     p = Path(name_or_path)
-    if not (p.suffix == ".toml" or p.exists()):
+    if not os.path.lexists(p):
         if name_or_path not in builtin_names():
             return KINDS[DEFAULT]  # the loader says "no such ruleset"
         p = table_mod.builtin_path(name_or_path)
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8").removeprefix("\ufeff"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+    try:  # only a regular file, up to a size: a FIFO or /dev/zero is the loader's to refuse
+        text = textfile.read(p, textfile.TABLE_LIMIT)
+        data = tomllib.loads(text.removeprefix("\ufeff"))
+    except (textfile.FileRefused, tomllib.TOMLDecodeError, RecursionError):
         return KINDS[DEFAULT]
     rs = data.get("ruleset")
     name = rs.get("kind", DEFAULT) if isinstance(rs, dict) else DEFAULT

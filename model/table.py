@@ -28,6 +28,7 @@ import difflib
 import hashlib
 import importlib.resources
 import json
+import os
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
@@ -35,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import cards
+from . import cards, textfile
 
 STATUSES = ("settled", "provisional", "open")
 SOURCES = ("draw", "discard", "return")
@@ -172,6 +173,20 @@ class TableError(Exception):
         body = "\n".join(f"  - {p}" for p in problems)
         tail = "\nFix the table (see the comments at the top of spec/family.toml) and try again."
         super().__init__(f"{head}\n{body}{tail}")
+
+
+class RulesetNotFound(TableError):
+    """``--ruleset`` names no built-in ruleset and no file chanspec reads: an unknown
+    name, a missing file, a device, a FIFO, a folder or a file too large (a usage error,
+    exit 2, not a table that does not load).  `line()` is the one-line message."""
+
+    def __init__(self, name: str, why: str):
+        self.name, self.why = name, why
+        Exception.__init__(self, self.line())
+        self.problems = [Problem(name, "(ruleset)", "", why)]
+
+    def line(self) -> str:
+        return f"--ruleset {self.name!r}: {self.why}"
 
 
 class MachineGapError(ValueError):
@@ -873,6 +888,9 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
                 ck.add("deck", "faces", f"{cards.label(f)} is listed {listed.count(f)} times; "
                        "list each face once and set how many of each with copies")
             n_faces = len(set(listed)) if isinstance(deck.get("faces"), list) else None
+            if deck.get("faces") == []:
+                ck.add("deck", "faces", "the deck lists no face; list its card codes (e.g. "
+                       "[\"2v\", \"3v\", …]) or write \"all\" for the 30 faces")
         c = ck.typed("deck", deck, "copies", int)
         if c is not None and not 1 <= c <= 8:
             ck.add("deck", "copies", f"expected 1..8 copies of each face, found {c}")
@@ -1893,21 +1911,27 @@ _CACHE: dict[str, Table] = {}
 
 
 def load(name_or_path: str = "family") -> Table:
-    """A built-in ruleset by name (``family``) or a table file by path."""
+    """A built-in ruleset by name (``family``) or a table file by path (a regular file of
+    at most `textfile.TABLE_LIMIT` bytes; raises RulesetNotFound for anything else)."""
     if name_or_path in _CACHE:
         return _CACHE[name_or_path]
     p = Path(name_or_path)
-    if not (p.suffix == ".toml" or p.exists()):
-        if name_or_path not in builtin_names():
-            raise TableError([Problem(name_or_path, "(ruleset)", "", "no such built-in ruleset "
-                                      f"or file; built-in: {', '.join(builtin_names())}")])
+    if not os.path.lexists(p):
+        names = builtin_names()
+        if name_or_path not in names:
+            looks_like_path = p.suffix == ".toml" or os.sep in name_or_path
+            what = ("no such file" if looks_like_path
+                    else "no built-in ruleset of that name, and no such file")
+            raise RulesetNotFound(name_or_path, f"{what}; the built-in rulesets are "
+                                  f"{', '.join(names)}; or give the path of a .toml rule "
+                                  "table")
         p = builtin_path(name_or_path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise TableError([Problem(str(p), "(file)", "", f"cannot read: {exc.strerror}")]) from None
-    except UnicodeDecodeError:
-        raise TableError([Problem(str(p), "(file)", "", "not UTF-8 text")]) from None
+        text = textfile.read(p, textfile.TABLE_LIMIT)
+    except textfile.FileRefused as exc:
+        if exc.why.startswith("not UTF-8"):
+            raise TableError([Problem(str(p), "(file)", "", exc.why)]) from None
+        raise RulesetNotFound(name_or_path, exc.why) from None
     table = load_text(text, str(p) if p.is_absolute() and "site-packages" in str(p) else
                       (p.name if p.parent == builtin_path("family").parent else str(p)))
     _CACHE[name_or_path] = table

@@ -194,7 +194,8 @@ def test_bad_table_exits_150(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     code, _, err = run(capsys, "questions", "--ruleset", str(bad))
     assert code == 150 and "line " in err and "not valid TOML" in err
     code, _, err = run(capsys, "win", *HAND4, "--with", "7s", "--ruleset", "nope")
-    assert code == 150 and "built-in" in err
+    assert code == 2 and "built-in rulesets are classic, family" in err  # a usage error
+    assert "spec/family.toml" not in err and len(err.splitlines()) == 1
 
 
 def test_internal_error_has_no_traceback(capsys: pytest.CaptureFixture[str],

@@ -224,10 +224,14 @@ def test_missing_claim_row() -> None:
 
 
 def test_load_missing_file_and_unknown_builtin(tmp_path: Path) -> None:
-    with pytest.raises(TableError, match="cannot read"):
+    with pytest.raises(table.RulesetNotFound, match="no such file"):
         table.load(str(tmp_path / "nope.toml"))
-    with pytest.raises(TableError, match="built-in"):
+    with pytest.raises(table.RulesetNotFound, match="built-in"):
         table.load("no-such-ruleset")
+    (tmp_path / "folder.toml").mkdir()
+    with pytest.raises(table.RulesetNotFound, match="is a folder"):
+        table.load(str(tmp_path / "folder.toml"))
+    assert issubclass(table.RulesetNotFound, TableError)  # callers catching TableError
 
 
 # --------------------------------------------------------------------------- mutated tables

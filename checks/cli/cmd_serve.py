@@ -20,15 +20,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         epilog="Giao thức / protocol: vectors/PROTOCOL.md.",
     )
     p.add_argument("--ruleset", default=None, metavar="NAME|PATH",
-                   help="kiểm tra trước rằng máy chơi được bảng luật này (mỗi lệnh start vẫn "
-                        "nêu bảng của nó) / check first that the machine plays this table "
-                        "(each start request still names its own)")
+                   help="bảng luật duy nhất ngoài các bảng có sẵn mà lệnh start được nêu (máy "
+                        "không bao giờ mở tệp do yêu cầu nêu) / the one table besides the "
+                        "built-in ones that a start request may name, by its id or this path "
+                        "(the engine never opens a file a request names); checked first "
+                        "that the machine plays it")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    table = None
     if args.ruleset is not None:
-        from chanspec.model import table as table_mod
+        from chanspec.model import kinds
 
-        table_mod.load(args.ruleset).require_playable()
-    return refengine.serve()
+        table = kinds.load(args.ruleset)
+        table.require_playable()
+    return refengine.serve(table=table)

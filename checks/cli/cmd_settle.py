@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from chanspec.checks.cli.options import add_command
-from chanspec.checks.output import say, write_atomic
+from chanspec.checks.output import check_output_file, say, write_atomic
 
 QUICK_SCALE = "five"
 QUICK_DEALS = 2
@@ -354,6 +354,10 @@ def run(args: argparse.Namespace) -> int:
             raise SettleError("Cần đúng một trong hai: ID=GIÁ-TRỊ hoặc --undo ID.",
                               "Give exactly one of ID=VALUE or --undo ID.")
         path, builtin = _target(args)
+        # both files it writes are checked before anything is written (a bad --questions
+        # must not leave the table settled and its questions stale)
+        check_output_file(path)
+        check_output_file(_questions_path(args, path, builtin))
         try:
             before_text = path.read_text(encoding="utf-8")
         except OSError as exc:

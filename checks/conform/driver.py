@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import itertools
 import json
 import os
 import select
@@ -152,6 +153,51 @@ class Stats:
     starts: int = 0
 
 
+ENGINE_MARK = "CHANSPEC_ENGINE_MARK"  # set in every engine's environment (see `marked`)
+_marks = itertools.count()
+
+
+def marked(mark: str, proc_root: str = "/proc") -> list[int]:
+    """The processes whose environment carries ``CHANSPEC_ENGINE_MARK=mark``: an engine
+    and all it started, also those that left its session (``setsid``) and so escape the
+    process group.  Linux only (empty where /proc is missing); a process that rewrote its
+    environment before running a new program is not found."""
+    needle = b"\0" + f"{ENGINE_MARK}={mark}".encode() + b"\0"
+    me = os.getpid()
+    out = []
+    try:
+        entries = os.listdir(proc_root)
+    except OSError:
+        return out
+    for d in entries:
+        if not d.isdigit() or int(d) == me:
+            continue
+        try:
+            with open(f"{proc_root}/{d}/environ", "rb") as fh:
+                env = fh.read()
+        except OSError:
+            continue
+        if needle in b"\0" + env + b"\0":
+            out.append(int(d))
+    return out
+
+
+def kill_marked(mark: str, rounds: int = 20) -> int:
+    """SIGKILL every process carrying `mark` until none is left (a process may start
+    another between the look and the kill: look again); how many were killed."""
+    killed = 0
+    for _ in range(rounds):
+        pids = marked(mark)
+        if not pids:
+            break
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+                killed += 1
+        time.sleep(0.01)
+    return killed
+
+
 @dataclass
 class Engine:
     """One external engine process."""
@@ -171,6 +217,7 @@ class Engine:
         self._fresh = False  # no answer read yet from the process just started
         self._inflight: collections.deque[tuple[int, str]] = collections.deque()
         self._threads: list[threading.Thread] = []
+        self._mark = ""
 
     # ------------------------------------------------------------------ process
     def argv(self) -> list[str]:
@@ -180,12 +227,16 @@ class Engine:
         argv = self.argv()
         if not argv:
             raise EngineError("start", "the engine command is empty")
+        # a mark in its environment, inherited by whatever it starts: kill() finds them
+        # all, also those that left the engine's session
+        self._mark = f"{os.getpid()}-{next(_marks)}-{time.monotonic_ns()}"
+        env = {**os.environ, ENGINE_MARK: self._mark}
         try:
             # its own session and process group: kill() ends the engine and every
             # process it started, even one that keeps the engine's output open
             self.proc = subprocess.Popen(
                 argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                bufsize=0, start_new_session=True)
+                bufsize=0, start_new_session=True, env=env)
         except OSError as exc:
             raise EngineError("start", f"cannot run {argv[0]!r}: {exc.strerror}") from None
         self.stats.starts += 1
@@ -240,6 +291,8 @@ class Engine:
                     p.kill()
                 except ProcessLookupError:
                     pass
+        if self._mark:
+            kill_marked(self._mark)  # those that left the group (setsid)
         try:
             p.wait(timeout=5)
         except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL is not ignorable

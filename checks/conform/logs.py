@@ -388,12 +388,43 @@ NESTED_TOO_DEEPLY = ("JSON nested too deeply to read", "a log line is one flat J
                      "such as {\"type\": \"discard\", \"seat\": 0, \"card\": \"3n\"}")
 
 
+class DuplicateKey(ValueError):
+    """A JSON object that names one key twice (which value counts is not said: refused)."""
+
+    def __init__(self, key: str):
+        self.key = key
+        super().__init__(key)
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise DuplicateKey(k)
+            seen.add(k)
+    return obj
+
+
+def strict_loads(text: str) -> Any:
+    """`json.loads`, refusing an object with a key given twice (raises DuplicateKey)."""
+    return json.loads(text, object_pairs_hook=_no_duplicates)
+
+
+def duplicate_key_error(source: str, lineno: int, key: str) -> LogError:
+    return LogError(source, lineno, key, f"the key {key!r} is given twice in one object",
+                    "give each field once (which of the two values was meant is not said)")
+
+
 def _json_line(source: str, lineno: int, text: str) -> dict[str, Any]:
     try:
-        obj = json.loads(text)
+        obj = strict_loads(text)
     except json.JSONDecodeError as exc:
         raise LogError(source, lineno, "", f"not valid JSON: {exc.msg} at column {exc.colno}",
                        "each line must be one JSON object") from None
+    except DuplicateKey as exc:
+        raise duplicate_key_error(source, lineno, exc.key) from None
     except RecursionError:
         raise LogError(source, lineno, "", *NESTED_TOO_DEEPLY) from None
     if not isinstance(obj, dict):
@@ -437,6 +468,13 @@ def header_table(ln: LineCheck, obj: dict[str, Any],
         raise ln.fail("table_digest", f"the table given ({table.path}) is not the one the log "
                       f"was written under (digest {table.digest()[:12]}…, the log says "
                       f"{digest[:12]}…)", "give the very table the log was written under")
+    if digest is None and name in table_mod.builtin_names() and not table.is_builtin():
+        # a log without a digest was played under the built-in table of its name
+        raise ln.fail("ruleset", f"the log was played under the built-in {name!r} table (it "
+                      f"carries no table_digest), and the table given ({table.path}) differs "
+                      f"from it (digest {table.digest()[:12]}…, built-in "
+                      f"{table_mod.load(name).digest()[:12]}…)", "replay it without --ruleset, "
+                      "or give the table it was played under")
     return table
 
 

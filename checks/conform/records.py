@@ -13,6 +13,7 @@ from typing import Any
 
 from chanspec.checks.conform import itf, logs
 from chanspec.model import table as table_mod
+from chanspec.model import textfile
 
 
 def load_text(text: str, source: str = "<log>",
@@ -22,9 +23,14 @@ def load_text(text: str, source: str = "<log>",
     stripped = text.strip()
     if stripped.startswith("{"):
         try:
-            whole = json.loads(stripped)
+            whole = logs.strict_loads(stripped)
         except json.JSONDecodeError:
             whole = None  # several lines: NDJSON
+        except logs.DuplicateKey as exc:
+            if "\n" in stripped:  # NDJSON: the line reader says which line
+                whole = None
+            else:
+                raise logs.duplicate_key_error(source, 1, exc.key) from None
         except RecursionError:
             raise logs.LogError(source, 1, "", *logs.NESTED_TOO_DEEPLY) from None
         if isinstance(whole, dict) and "type" not in whole:
@@ -45,10 +51,11 @@ def _from_document(d: dict[str, Any], source: str, table: table_mod.Table | None
 def load(path: str | Path, table: table_mod.Table | None = None) -> logs.GameLog:
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise logs.LogError(str(p), 0, "", f"cannot read the file: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise logs.LogError(str(p), 0, "", f"not UTF-8 text (byte {exc.start})") from None
+        text = textfile.read(p, textfile.LOG_LIMIT)
+    except textfile.FileRefused as exc:
+        why = exc.why.replace("cannot read:", "cannot read the file:")
+        if why.startswith("is "):  # a device, a FIFO, a folder, too large
+            why = f"cannot read the file: it {why}"
+        raise logs.LogError(str(p), 0, "", why) from None
     return load_text(text, str(p), table)
 

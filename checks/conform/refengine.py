@@ -23,7 +23,13 @@ output, as specified in vectors/PROTOCOL.md:
   ``banned``, ``end``) of the actions applied since the last ``events`` or ``start``
 * ``{"op":"quit"}`` -> ``{"ok":true}``, then the process exits.
 
-A request's ``id``, when present, is echoed in its response.
+A request's ``id``, when present, is echoed in its response; one that is not an integer
+gets an error.  A ``legal`` for a seat the hand does not have gets an error.
+
+The engine never opens a file a request names: a ``start`` names a built-in ruleset
+(``family``, ``classic``) or the table the engine was started with (``chanspec serve
+--ruleset PATH``: by its id or that very path); anything else is a protocol error.  A
+request nested too deeply to read is one too.
 
 `serve()` takes factories for the rules and the state, so that test engines can change
 exactly one rule in-process (see tests/engines/).
@@ -143,12 +149,15 @@ class Session:
 
     def __init__(self, rules_hook: RulesHook | None = None,
                  state_factory: StateFactory | None = None,
-                 declare: dict[str, Any] | None = None):
+                 declare: dict[str, Any] | None = None,
+                 table: table_mod.Table | None = None):
         self.rules_hook = rules_hook
         self.state_factory = state_factory or (lambda r, d: State(r, d))
         self.declare = dict(declare or {})  # more fields of the 'start' answer
         self.state: State | None = None
         self.tables: dict[str, _ResolvedOnce] = {}
+        if table is not None:  # the table it was started with: by its id or its path
+            self.tables[table.id] = self.tables[table.path] = _ResolvedOnce(table)
         self._legal: tuple[frozenset[Action], _Raw] | None = None
         self._actions: dict[tuple[Any, ...], Action] = {}  # parsed 'apply' actions
         self.consequences: list[dict[str, Any]] = []  # since the last 'events' or 'start'
@@ -162,6 +171,9 @@ class Session:
         be text already encoded (for `encode`); otherwise everything is plain JSON data."""
         if not isinstance(req, dict):
             return {"ok": False, "error": "a request must be a JSON object with an 'op'"}
+        rid = req.get("id")
+        if "id" in req and (isinstance(rid, bool) or not isinstance(rid, int)):
+            return {"ok": False, "error": f"'id' must be an integer, found {rid!r}"}
         op = req.get("op")
         try:
             if op == "start":
@@ -177,6 +189,9 @@ class Session:
                 seat = req.get("seat")
                 if isinstance(seat, bool) or not isinstance(seat, int):
                     return {"ok": False, "error": "'legal' needs an integer 'seat'"}
+                if not 0 <= seat < self.state.n:
+                    return {"ok": False, "error": f"'legal': seat {seat} is not in this hand "
+                            f"(seats 0 to {self.state.n - 1})"}
                 return {"ok": True,
                         "actions": [a.as_json() for a in self.state.legal_actions(seat)]}
             if op == "legal_all":
@@ -202,10 +217,14 @@ class Session:
         name = req.get("ruleset")
         table = self.tables.get(name) if isinstance(name, str) else None
         if table is None and isinstance(name, str):
-            try:
-                table = self.tables[name] = _ResolvedOnce(table_mod.load(name))
-            except table_mod.TableError:
-                table = None  # parse_header names the problem
+            builtin = table_mod.builtin_names()
+            if name not in builtin:
+                known = sorted({*builtin, *(t.table.id for t in self.tables.values())})
+                return {"ok": False, "error": f"field 'ruleset': {name!r} is neither a "
+                        f"built-in ruleset nor the table this engine was started with "
+                        f"({', '.join(known)}); the engine never opens a file a request "
+                        "names: start it with --ruleset PATH"}
+            table = self.tables[name] = _ResolvedOnce(table_mod.load(name))
         rules, deal, _ = logs.parse_header("<start>", 1, hdr, table)  # type: ignore[arg-type]
         if self.rules_hook is not None:
             rules = self.rules_hook(rules)
@@ -296,13 +315,15 @@ def _batches(inp: TextIO) -> Iterator[list[str]]:
 def serve(stdin: TextIO | None = None, stdout: TextIO | None = None, *,
           rules_hook: RulesHook | None = None,
           state_factory: StateFactory | None = None,
-          declare: dict[str, Any] | None = None, session: Any = None) -> int:
+          declare: dict[str, Any] | None = None, session: Any = None,
+          table: table_mod.Table | None = None) -> int:
     """Answer requests until ``quit`` or the end of input (`session`: any object with
-    a `handle(req, raw)` like `Session`'s, for engines built on it)."""
+    a `handle(req, raw)` like `Session`'s, for engines built on it; `table`: the one
+    table besides the built-in ones that a ``start`` may name)."""
     inp = stdin or sys.stdin
     out = stdout or sys.stdout
     if session is None:
-        session = Session(rules_hook, state_factory, declare)
+        session = Session(rules_hook, state_factory, declare, table)
     for batch in _batches(inp):
         answers: list[str] = []
         quit_ = False
@@ -313,6 +334,10 @@ def serve(stdin: TextIO | None = None, stdout: TextIO | None = None, *,
                 req = json.loads(line)
             except json.JSONDecodeError as exc:
                 resp: dict[str, Any] = {"ok": False, "error": f"not JSON: {exc.msg}"}
+                req = None
+            except RecursionError:
+                resp = {"ok": False, "error": "JSON nested too deeply to read: a request is "
+                        "one flat object such as {\"op\":\"legal\",\"id\":2,\"seat\":0}"}
                 req = None
             else:
                 resp = session.handle(req, raw=True)

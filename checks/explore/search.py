@@ -601,8 +601,11 @@ def default_workers() -> int:
 def worker_ignores_sigint() -> None:
     """Pool initializer: Ctrl-C reaches the whole process group, but only the parent
     handles it (it stops the pool and exits 130); a worker that took it too would print
-    its own traceback (``Process ForkPoolWorker-N: ...``)."""
+    its own traceback (``Process ForkPoolWorker-N: ...``).  SIGTERM gets its default
+    back: the parent's handler (exit 143, `chanspec.checks.cli.app`) is for the parent,
+    and the pool stops its workers by SIGTERM."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 class Progress:

@@ -27,6 +27,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -36,7 +37,12 @@ from typing import Any
 
 import networkx as nx
 from chanspec.checks.findings import mermaid
-from chanspec.checks.output import write_atomic
+from chanspec.checks.output import (
+    OutputPathError,
+    current_umask,
+    writable_target,
+    write_atomic,
+)
 from chanspec.model.table import Table
 
 PURE = "graphviz-pure"
@@ -72,11 +78,29 @@ def render(dot_path: Path, target: Path, fmt: str = "svg",
     exe = exe or renderer()
     if exe is None:
         raise RenderError(f"no renderer for {dot_path}: install graphviz-pure or graphviz")
-    tmp = target.with_name(f".{target.name}.tmp")
     try:
+        writable_target(target, target)
+    except OutputPathError as exc:
+        raise RenderError(exc.line()) from None
+    # a temporary name of this process's own (three runs into one folder at once must
+    # not take each other's pictures), with the mode a plain file would get
+    try:
+        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
+                                    dir=target.parent)
+    except OSError as exc:
+        raise RenderError(f"cannot create a temporary file beside {target}: "
+                          f"{exc.strerror}") from None
+    tmp = Path(name)
+    try:
+        os.fchmod(fd, 0o666 & ~current_umask())
+        os.close(fd)
         subprocess.run([exe, f"-T{fmt}", str(dot_path), "-o", str(tmp)], check=True,
-                       capture_output=True, timeout=120)
+                       capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
+        writable_target(target, target)
         tmp.replace(target)
+    except OutputPathError as exc:
+        tmp.unlink(missing_ok=True)
+        raise RenderError(exc.line()) from None
     except (OSError, subprocess.SubprocessError) as exc:
         tmp.unlink(missing_ok=True)
         why = exc.stderr.decode("utf-8", "replace").strip()[-300:] if isinstance(
