@@ -3,11 +3,14 @@
 The rows (``[[rule]]``) are read by the shared row parser of `chanspec.model.table`
 (statuses, values, defaults, titles, locators); the Chiha sections by `vocab`.  Every
 problem is reported at once as a `chanspec.model.table.TableError` naming the file, the
-entry and the field.  Until the kind registry dispatches on ``[ruleset] kind``, this
-module is the door to a Chiha table: `load("chiha")` or `load(path)`.
+entry and the field.  The door to a Chiha table is the registry
+(`chanspec.model.kinds.load`), which calls `load` here for a table whose ``[ruleset]
+kind`` is ``chiha``.
 
-`ChihaRules` is a table with a value chosen for each open row (its default unless an
-option says otherwise); `ChihaRules.value(row_id)` is what the code reads.
+`ChihaRules` is a table for a number of players with a value chosen for each open row
+(its default unless an option says otherwise); `ChihaRules.value(row_id)` is what the
+code reads, and `ChihaRules.rid(role)` the row a field of the table names
+(``win.count_rule`` -> ``lenh-partition``).
 """
 
 from __future__ import annotations
@@ -20,12 +23,31 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from chanspec.model.table import OptionError, Problem, Row, TableError, _Checker, _parse_rows
+from chanspec.model.table import (
+    MachineGapError,
+    OptionError,
+    Problem,
+    Row,
+    TableError,
+    _Checker,
+    _parse_rows,
+)
 
 from . import vocab
 from .deck import Deck, Suit
 
-KIND = "chiha"
+KIND_NAME = "chiha"  # the [ruleset] kind of a Chiha table
+BUILTIN = "chiha"  # the built-in table's name (spec/chiha.toml)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One ``[[variant]]``: a player count and its deal sizes."""
+
+    rule: str
+    players: int
+    opener_cards: int
+    other_cards: int
 
 
 @dataclass(frozen=True)
@@ -43,7 +65,39 @@ class ChihaTable:
     melds: tuple[vocab.MeldShape, ...]
     bonus: int
     bans: tuple[vocab.DiscardBan, ...]
+    variants: Mapping[int, Variant]
     _decks: dict[int, Deck] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def kind_name(self) -> str:
+        return str(self.data["ruleset"]["kind"])
+
+    @property
+    def title_vi(self) -> str:
+        return str(self.data["ruleset"]["title_vi"])
+
+    @property
+    def title_en(self) -> str:
+        return str(self.data["ruleset"]["title_en"])
+
+    def require_playable(self) -> None:
+        """Chiha has no machine yet: always raises MachineGapError."""
+        raise MachineGapError(
+            f"bảng {self.id!r} là bài Chiha (Xệp): máy chơi bài Chiha chưa được viết; "
+            "hiện chỉ có `chanspec melds` (tính lệnh)",
+            f"table {self.id!r} is a Chiha (Xệp) table: the Chiha machine is not written "
+            "yet; only `chanspec melds` (the lệnh of a hand) takes it")
+
+    def field_rule(self, role: str) -> str:
+        """The row id a field of the table names: ``win.count_rule`` -> ``lenh-partition``
+        (``section.field``; a list section's first entry with that field)."""
+        sec, _, fld = role.partition(".")
+        obj = self.data.get(sec)
+        if isinstance(obj, list):
+            obj = next((o for o in obj if isinstance(o, dict) and fld in o), None)
+        if not isinstance(obj, dict) or not isinstance(obj.get(fld), str):
+            raise KeyError(f"table {self.id!r} has no field {role}")
+        return str(obj[fld])
 
     def defaults(self) -> dict[str, str]:
         """Each open or provisional row's default value (a settled row with history: its
@@ -76,10 +130,19 @@ class ChihaTable:
                 raise OptionError(f"--option {name}={value}: row {name!r} has the values "
                                   f"{', '.join(row.values)}")
 
-    def resolve(self, options: Mapping[str, str] | None = None) -> ChihaRules:
+    def resolve(self, players: int | None = None,
+                options: Mapping[str, str] | None = None) -> ChihaRules:
+        """The rules for `players` (the table's only count when None) under these
+        option values (`OptionError` for a count the table has no [[variant]] for)."""
+        if players is None:
+            players = min(self.variants)
+        if players not in self.variants:
+            raise OptionError(f"table {self.id!r} has no [[variant]] for {players} players; "
+                              f"it has: {', '.join(map(str, sorted(self.variants)))} (row "
+                              "two-players: the text gives no rules for two)")
         opts = dict(options or {})
         self.check_options(opts)
-        return ChihaRules(self, {**self.defaults(), **opts})
+        return ChihaRules(self, players, {**self.defaults(), **opts})
 
     def deck(self, copies: int) -> Deck:
         if copies not in self._decks:
@@ -92,11 +155,33 @@ class ChihaRules:
     """A Chiha table with one value for each of its open rows."""
 
     table: ChihaTable
+    players: int
     options: Mapping[str, str]
 
     def value(self, rid: str) -> str:
         """The value row `rid` has here (its default unless an option chose another)."""
         return self.options[rid]
+
+    def option(self, name: str) -> str:
+        return self.options[name]
+
+    def rid(self, role: str) -> str:
+        """The row a field names (``win.count_rule`` -> ``lenh-partition``)."""
+        return self.table.field_rule(role)
+
+    def reading(self, role: str) -> str:
+        """The value in force of the open row a field names (``win.count_rule`` ->
+        ``laid-fixed-hand-best``)."""
+        return self.value(self.rid(role))
+
+    def with_options(self, **changes: str) -> ChihaRules:
+        opts = dict(self.options)
+        opts.update({k.replace("_", "-"): v for k, v in changes.items()})
+        return self.table.resolve(self.players, opts)
+
+    @property
+    def variant(self) -> Variant:
+        return self.table.variants[self.players]
 
     @property
     def copies(self) -> int:
@@ -107,23 +192,24 @@ class ChihaRules:
         return self.table.deck(self.copies)
 
     def key(self) -> tuple[Any, ...]:
-        return (self.table.id, tuple(sorted(self.options.items())))
+        return (self.table.id, self.players, tuple(sorted(self.options.items())))
 
 
 def _suits(items: list[dict[str, str]]) -> tuple[Suit, ...]:
     return tuple(Suit(i["id"], i["code"], i["vi"], i["en"]) for i in items)
 
 
-def from_data(data: dict[str, Any], path: str = "<data>") -> ChihaTable:
-    """A table from parsed TOML, validated (`TableError` listing every problem)."""
+def from_data(data: dict[str, Any], path: str = "<data>", *, dealt: bool = True) -> ChihaTable:
+    """A table from parsed TOML, validated (`TableError` listing every problem);
+    `dealt` is the registry's flag for Chắn tables and changes nothing here."""
     ck = _Checker(path)
     ck.keys("(top level)", data, ["schema", "ruleset", "rule", *vocab.SECTIONS[:2]],
             list(vocab.SECTIONS[2:]))
     rs = data.get("ruleset")
     if ck.keys("ruleset", rs, ["id", "kind", "title_vi", "title_en", "source"]):
         assert isinstance(rs, dict)
-        if rs.get("kind") != KIND:
-            ck.add("ruleset", "kind", f"expected {KIND!r} for a Chiha table, found "
+        if rs.get("kind") != KIND_NAME:
+            ck.add("ruleset", "kind", f"expected {KIND_NAME!r} for a Chiha table, found "
                    f"{rs.get('kind')!r}")
     rows = _parse_rows(ck, data)
     colours, ranks, copies_rule, by_value = vocab.validate_deck(ck, data, rows)
@@ -133,23 +219,32 @@ def from_data(data: dict[str, Any], path: str = "<data>") -> ChihaTable:
     vocab.validate_rest(ck, data, rows, rank_ids)
     con = data.get("concealed")
     bonus = con.get("bonus", 0) if isinstance(con, dict) else 0
+    variants: dict[int, Variant] = {}
+    for v in data.get("variant", []) if isinstance(data.get("variant"), list) else []:
+        if isinstance(v, dict) and all(isinstance(v.get(k), int) for k in
+                                       ("players", "opener_cards", "other_cards")):
+            if v["players"] in variants:
+                ck.add("variant", "players", f"two [[variant]] entries for {v['players']} "
+                       "players")
+            variants[v["players"]] = Variant(str(v.get("rule", "")), v["players"],
+                                             v["opener_cards"], v["other_cards"])
     if ck.problems:
         raise TableError(ck.problems)
     return ChihaTable(str(data["ruleset"]["id"]), path, data, rows, _suits(colours),
                       _suits(ranks), copies_rule, by_value, tuple(melds), int(bonus),
-                      tuple(bans))
+                      tuple(bans), variants)
 
 
 _CACHE: dict[str, ChihaTable] = {}
 
 
-def load(name_or_path: str = "chiha") -> ChihaTable:
+def load(name_or_path: str = BUILTIN) -> ChihaTable:
     """The built-in table ``chiha`` or a Chiha table file by path."""
     if name_or_path in _CACHE:
         return _CACHE[name_or_path]
     p = Path(name_or_path)
     if p.suffix != ".toml" and not p.exists():
-        if name_or_path != KIND:
+        if name_or_path != BUILTIN:
             raise TableError([Problem(name_or_path, "(ruleset)", "", "no such Chiha table; "
                                       "built-in: chiha, or give a path to a .toml file")])
         p = Path(str(importlib.resources.files("chanspec.spec").joinpath("chiha.toml")))
@@ -161,6 +256,11 @@ def load(name_or_path: str = "chiha") -> ChihaTable:
         raise TableError([Problem(str(p), "(file)", "", "not UTF-8 text")]) from None
     except tomllib.TOMLDecodeError as exc:
         raise TableError([Problem(str(p), "(syntax)", "", f"not valid TOML: {exc}")]) from None
-    table = from_data(data, p.name if name_or_path == KIND else str(p))
+    except RecursionError:
+        raise TableError([Problem(str(p), "(syntax)", "", "not valid TOML: nested too "
+                                  "deeply")]) from None
+    if not isinstance(data, dict):
+        raise TableError([Problem(str(p), "(file)", "", "expected a TOML table")])
+    table = from_data(data, p.name if name_or_path == BUILTIN else str(p))
     _CACHE[name_or_path] = table
     return table
