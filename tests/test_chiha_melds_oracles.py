@@ -58,3 +58,29 @@ def test_engine_agrees_with_brute_force_and_z3(hand: list[int], concealed: bool)
     assert ENGINE.can_empty(counts) == (BRUTE.exact(hand) is not None)
     assert ENGINE.discards(counts) == BRUTE.discards(hand)
     check_evidence(hand, ev)
+
+
+def test_the_partition_reading_is_the_row_lenh_partition() -> None:
+    """Seed 004 [Nhóm bài hợp lệ] •9: a khạp counts 2 more concealed.  Three Generals
+    shown (laid face up) and Sĩ, Tượng đỏ in hand: as laid, the khạp is worth 4 (shown)
+    and the hand's Sĩ, Tượng are trash; all split again, the best is still 4 (TST 2 +
+    pair of Generals 2, or the khạp 4); the player's arrangement needs an arrangement."""
+    p = DECK.parse_all
+    laid = [melds.Laid(tuple(p(["tgd tgd tgd"])), False)]
+    hand = ENGINE.counts(p(["sid tud"]))
+    fixed = melds.engine(RULES.with_options(lenh_partition="laid-fixed-hand-best"))
+    c = fixed.player_lenh(hand, laid)
+    assert c is not None and c.lenh == 4 and c.trash == tuple(sorted(p(["sid tud"])))
+    assert c.rules[0] == "lenh-partition" and "concealed-bonus" not in c.rules
+    down = fixed.player_lenh(hand, [melds.Laid(laid[0].faces, True)])
+    assert down is not None and down.lenh == 6 and "concealed-bonus" in down.rules
+    again = melds.engine(RULES.with_options(lenh_partition="all-cards-best"))
+    a = again.player_lenh(hand, laid)
+    assert a is not None and a.lenh == 4 and a.trash == ()
+    chooses = melds.engine(RULES.with_options(lenh_partition="player-chooses"))
+    import pytest
+    with pytest.raises(ValueError, match="player-chooses"):
+        chooses.player_lenh(hand, laid)
+    h = ENGINE.counts(p(["tgd tgd tgd"]))
+    got = chooses.player_lenh(h, arrangement=[p(["tgd"]), p(["tgd tgd"])])
+    assert got is not None and got.lenh == 3  # 1 + 2, as arranged (the khạp would be 6)

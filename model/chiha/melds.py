@@ -22,8 +22,13 @@ A hand is packed into an integer, a few bits per face with each component's face
 by side (`MeldEngine.pack`), and one evaluation is a lookup per component: each table
 entry holds ``best + (exact << 16)`` so one sum gives both figures.
 
-Which split counts, and who chooses it, is the open row ``lenh-partition``; the engine
-gives the best one and leaves that reading to the machine.  Discards follow
+Which split counts, and who chooses it, is the open row ``lenh-partition`` (the table's
+``[win] count_rule``): `MeldEngine.player_lenh` reads it, so no reading is settled here.
+Under ``laid-fixed-hand-best`` the laid melds count as laid (face-down ones concealed)
+and the hand at its best split; under ``all-cards-best`` every card of the player is
+split again (a second set of tables over the faces tagged concealed or shown: a meld
+earns the bonus only when all its cards are concealed); under ``player-chooses`` the
+player's own arrangement of the hand is counted, and is required.  Discards follow
 ``[[discard_ban]]`` (`MeldEngine.discard_bans`), the Chốt ban read by its open row.
 """
 
@@ -34,7 +39,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from .deck import Deck
+from .deck import ChihaHandError, Deck
 from .table import ChihaRules
 from .vocab import MeldShape
 
@@ -248,6 +253,8 @@ class MeldEngine:
             shift += self.bits * len(faces)
         self._fast = {c: tuple((k.shift, k.mask, k.tables[c]) for k in self.components)
                       for c in (True, False)}
+        self._tagged: list[Component] | None = None  # built on first use (`player_lenh`)
+        self._untag: dict[Meld, tuple[Meld, bool]] = {}
 
     # ------------------------------------------------------------------ inputs
 
@@ -345,12 +352,165 @@ class MeldEngine:
     def is_empty(self, counts: Sequence[int]) -> bool:
         """Is the hand empty as row ``empty-hand-meaning`` reads it (no trash: every
         card in a meld; nothing may be discarded; or no card at all)?"""
-        reading = self.rules.value(str(self.rules.table.data["win"]["empty_rule"]))
+        reading = self.rules.reading("win.empty_rule")
         if reading == "no-card":
             return not any(counts)
         if reading == "no-legal-discard":
             return not self.discards(counts)
         return self.can_empty(counts)
+
+
+    # ------------------------------------------------------------------ a player's lệnh
+
+    def meld_of(self, faces: Sequence[int]) -> Meld:
+        """The meld these cards make (the worthiest when several shapes fit); raises
+        NotAMeld naming the cards otherwise."""
+        key = tuple(sorted(faces))
+        found = [m for m in self.melds if m.faces == key]
+        if not found:
+            names = ", ".join(self.deck.name(f) for f in key) or "no card"
+            raise NotAMeld(f"{names}: not a meld of this table (rows "
+                           f"{', '.join(self.rule_ids)})")
+        return max(found, key=lambda m: m.concealed)
+
+    def player_lenh(self, hand: Sequence[int], laid: Sequence[Laid] = (),
+                    arrangement: Sequence[Sequence[int]] | None = None,
+                    whole: bool = False) -> Count | None:
+        """The lệnh of a player holding the count vector `hand` with `laid` on the table,
+        as row ``lenh-partition`` reads it (module docstring).  `whole`: the hand must
+        split with no trash (for a win); None when it cannot.  `arrangement` is the
+        player's split of the hand (melds as lists of faces), needed by
+        ``player-chooses`` and ignored otherwise."""
+        row = self.rules.rid("win.count_rule")
+        reading = self.rules.value(row)
+        bonus = self.rules.table.data["concealed"]["rule"]
+        if reading == "all-cards-best":
+            return self._all_cards(hand, laid, whole, (row, bonus))
+        counted: list[tuple[Meld, bool]] = [(self.meld_of(x.faces), x.face_down) for x in laid]
+        trash: list[int] = []
+        if reading == "player-chooses":
+            if arrangement is None:
+                raise ValueError(f"row {row} = player-chooses: the lệnh are those of the "
+                                 "player's own arrangement of the hand, and none was given")
+            left = list(hand)
+            for group in arrangement:
+                m = self.meld_of(group)
+                for f in m.faces:
+                    if left[f] == 0:
+                        raise NotAMeld(f"the arrangement uses {self.deck.name(f)} more often "
+                                       "than the hand holds it")
+                    left[f] -= 1
+                counted.append((m, True))
+            trash = [f for f in self.deck.faces for _ in range(left[f])]
+            if whole and trash:
+                return None
+        else:  # laid-fixed-hand-best
+            ev = self.evaluate(hand)
+            if whole:
+                if ev.exact_melds is None:
+                    return None
+                counted += [(m, True) for m in ev.exact_melds]
+            else:
+                counted += [(m, True) for m in ev.melds]
+                trash = list(ev.trash)
+        return _count(counted, trash, (row, bonus))
+
+    def _all_cards(self, hand: Sequence[int], laid: Sequence[Laid], whole: bool,
+                   why: tuple[str, str]) -> Count | None:
+        n = len(self.deck.faces)
+        tagged = list(hand) + [0] * n
+        for x in laid:
+            for f in x.faces:
+                tagged[f if x.face_down else f + n] += 1
+        over = [f for f in range(n) if tagged[f] + tagged[f + n] > self.deck.copies]
+        if over:
+            raise ChihaHandError(f"{self.deck.name(over[0])}: more cards than the deck's "
+                                 f"{self.deck.copies} copies (row deck-size)")
+        counted: list[tuple[Meld, bool]] = []
+        trash: list[int] = []
+        for comp in self._tagged_components():
+            v = tuple(tagged[f] for f in comp.faces)
+            if whole and comp.exact(v, True) is None:
+                return None
+            ms, tr = comp.split(v, True, exact=whole)
+            counted += [self._untag[m] for m in ms]
+            trash += [f % n for f in tr]
+        return _count(counted, sorted(trash), why)
+
+    def _tagged_components(self) -> list[Component]:
+        """Components over the faces tagged concealed (``f``) or shown (``f + n``): every
+        meld in every mix of tags, worth its concealed figure only when all its cards
+        are concealed."""
+        if self._tagged is not None:
+            return self._tagged
+        n = len(self.deck.faces)
+        tmelds: list[Meld] = []
+        for m in self.melds:
+            distinct = sorted(set(m.faces))
+            mult = [m.faces.count(f) for f in distinct]
+            for split in itertools.product(*[range(k + 1) for k in mult]):
+                faces: list[int] = []
+                for f, j, k in zip(distinct, split, mult, strict=True):
+                    faces += [f] * j + [f + n] * (k - j)
+                hidden = list(split) == mult
+                v = m.concealed if hidden else m.shown
+                t = Meld(m.rule, tuple(sorted(faces)), v, v)
+                tmelds.append(t)
+                self._untag[t] = (m, hidden)
+        parent = list(range(2 * n))
+
+        def root(f: int) -> int:
+            while parent[f] != f:
+                parent[f] = parent[parent[f]]
+                f = parent[f]
+            return f
+
+        for t in tmelds:
+            for f in t.faces[1:]:
+                parent[root(f)] = root(t.faces[0])
+        groups: dict[int, list[int]] = {}
+        for f in range(2 * n):
+            groups.setdefault(root(f), []).append(f)
+        comps = []
+        for faces in sorted(groups.values()):
+            inside = set(faces)
+            comps.append(Component(tuple(faces), [t for t in tmelds if t.faces[0] in inside],
+                                   self.bits, 0))
+        self._tagged = comps
+        return comps
+
+
+class NotAMeld(ValueError):
+    """Cards given as a meld that no ``[[meld]]`` entry of the table makes."""
+
+
+@dataclass(frozen=True)
+class Laid:
+    """A meld on the table: its faces, and whether it lies face down (in the xệp)."""
+
+    faces: tuple[int, ...]
+    face_down: bool
+
+
+@dataclass(frozen=True)
+class Count:
+    """A player's lệnh as row ``lenh-partition`` reads them: the melds counted (each
+    with whether it counts as concealed), the cards in none, and the rows deciding it
+    (the reading's row, the bonus row, and every meld's row)."""
+
+    lenh: int
+    melds: tuple[tuple[Meld, bool], ...]
+    trash: tuple[int, ...]
+    rules: tuple[str, ...]
+
+
+def _count(counted: list[tuple[Meld, bool]], trash: list[int], why: tuple[str, str]) -> Count:
+    """`why`: the reading's row and the bonus row (cited only when a bonus was earned)."""
+    lenh = sum(m.lenh(c) for m, c in counted)
+    earned = any(c and m.concealed != m.shown for m, c in counted)
+    rows = tuple(dict.fromkeys([why[0], *([why[1]] if earned else []),
+                                *(m.rule for m, _ in counted)]))
+    return Count(lenh, tuple(counted), tuple(sorted(trash)), rows)
 
 
 _ENGINES: dict[tuple[object, ...], MeldEngine] = {}
