@@ -84,7 +84,7 @@ def require(name_or_path: str, command: str) -> Kind:
     kind = kind_of_file(name_or_path)
     if kind.supports(command):
         return kind
-    takes = ", ".join(sorted(kind.commands or ()))
+    takes = ", ".join(sorted(kind.commands or ())) or "none yet"
     raise UnsupportedError(
         f"chanspec {command}: bộ luật {name_or_path!r} thuộc loại {kind.name!r} "
         f"({kind.title_vi}); lệnh này chưa nhận loại ấy (chỉ: {takes})",

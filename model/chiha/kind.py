@@ -1,6 +1,6 @@
 """The Chiha kind (bài Xệp, seed 004): a Tứ Sắc game on 4 colours × 7 ranks, melds worth
 lệnh.  Its tables load (`chanspec.model.chiha.table`) and its meld engine runs
-(`chanspec.model.chiha.melds`, the command ``chanspec melds``); its machine is not written
+(`chanspec.model.chiha.melds`; no command prints it yet); its machine is not written
 yet, so the commands that play hands refuse its tables in one line.  Only the registry
 (`chanspec.model.kinds`) imports this module.
 """
@@ -23,5 +23,5 @@ KIND = Kind(
     Action=None,
     Deal=None,
     deal_random=None,
-    commands=frozenset({"melds"}),
+    commands=frozenset(),  # `chanspec melds` will be the first
 )

@@ -84,9 +84,9 @@ class ChihaTable:
         """Chiha has no machine yet: always raises MachineGapError."""
         raise MachineGapError(
             f"bảng {self.id!r} là bài Chiha (Xệp): máy chơi bài Chiha chưa được viết; "
-            "hiện chỉ có `chanspec melds` (tính lệnh)",
+            "chưa có lệnh nào nhận bảng này",
             f"table {self.id!r} is a Chiha (Xệp) table: the Chiha machine is not written "
-            "yet; only `chanspec melds` (the lệnh of a hand) takes it")
+            "yet; no command takes this table yet")
 
     def field_rule(self, role: str) -> str:
         """The row id a field of the table names: ``win.count_rule`` -> ``lenh-partition``
