@@ -84,12 +84,13 @@ def require(name_or_path: str, command: str) -> Kind:
     kind = kind_of_file(name_or_path)
     if kind.supports(command):
         return kind
-    takes = ", ".join(sorted(kind.commands or ())) or "none yet"
+    takes = ", ".join(sorted(kind.commands or ()))
     raise UnsupportedError(
         f"chanspec {command}: bộ luật {name_or_path!r} thuộc loại {kind.name!r} "
-        f"({kind.title_vi}); lệnh này chưa nhận loại ấy (chỉ: {takes})",
+        f"({kind.title_vi}); lệnh này chưa nhận loại ấy (các lệnh nhận nó: {takes or 'chưa có'})",
         f"chanspec {command}: ruleset {name_or_path!r} is of kind {kind.name!r} "
-        f"({kind.title_en}); this command does not take that kind yet (only: {takes})")
+        f"({kind.title_en}); this command does not take that kind yet (commands that do: "
+        f"{takes or 'none yet'})")
 
 
 def from_data(data: dict[str, Any], path: str = "<data>", *, dealt: bool = True) -> Table:
