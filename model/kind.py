@@ -157,7 +157,20 @@ class Kind:
     # validate and build a table of this kind from parsed TOML: (data, path, dealt=) -> Table
     from_data: Callable[..., Any]
     load: Callable[[str], Any]  # a built-in ruleset by name or a table file by path -> Table
-    State: type  # .new(rules, seed=None, deal=None), .replay(rules, deal, actions), .from_json
-    Action: type  # .kind, .seat, .code(), .parse(text), .as_json(), .from_json(d)
-    Deal: type  # .as_json(), .from_json(d)
-    deal_random: Callable[..., Any]  # (rules, seed) -> Deal
+    # the machine; None for a kind whose machine is not written yet (its tables load,
+    # and only the commands in `commands` take them)
+    State: type | None  # .new(rules, seed=None, deal=None), .replay(rules, deal, actions), …
+    Action: type | None  # .kind, .seat, .code(), .parse(text), .as_json(), .from_json(d)
+    Deal: type | None  # .as_json(), .from_json(d)
+    deal_random: Callable[..., Any] | None  # (rules, seed) -> Deal
+    # the chanspec commands that take this kind's tables; None: every command
+    commands: frozenset[str] | None = None
+
+    @property
+    def has_machine(self) -> bool:
+        """Does this kind have a machine that plays its tables?"""
+        return self.State is not None
+
+    def supports(self, command: str) -> bool:
+        """May `chanspec COMMAND --ruleset T` run on a table of this kind?"""
+        return self.commands is None or command in self.commands

@@ -6,8 +6,8 @@ and the findings and vectors saved from them did not move).  This is the only mo
 names kinds: the kinds are imported plainly here, so that ``tests/test_layout.py`` sees
 every arrow, and nothing else imports a kind's record module.
 
->>> load("family").id, of(load("classic")).name
-('family', 'chan')
+>>> load("family").id, of(load("classic")).name, of(load("chiha")).name
+('family', 'chan', 'chiha')
 >>> rules("family", 4, lao_thang="off").option("lao-thang")
 'off'
 """
@@ -17,20 +17,31 @@ from __future__ import annotations
 import difflib
 import os
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from . import chan_kind, textfile
 from . import table as table_mod
+from .chiha import kind as chiha_kind
 from .kind import Kind
 from .table import Problem, Rules, Table, TableError
 
-KINDS: dict[str, Kind] = {k.name: k for k in (chan_kind.KIND,)}
+KINDS: dict[str, Kind] = {k.name: k for k in (chan_kind.KIND, chiha_kind.KIND)}
 DEFAULT = chan_kind.KIND.name  # the kind of a table without [ruleset] kind
 
 
 class KindError(TableError):
     """A table whose ``[ruleset] kind`` names no kind this chanspec plays."""
+
+
+class UnsupportedError(ValueError):
+    """A command asked of a table whose kind it does not take yet; `vi` and `en` are the
+    one-line reason in each language."""
+
+    def __init__(self, vi: str, en: str):
+        self.vi, self.en = vi, en
+        super().__init__(en)
 
 
 def names() -> list[str]:
@@ -56,8 +67,31 @@ def of(table: Table) -> Kind:
 
 
 def builtin_names() -> list[str]:
-    """The built-in rulesets (``spec/*.toml``), sorted: ``classic``, ``family``."""
+    """The built-in rulesets (``spec/*.toml``), sorted: ``chiha``, ``classic``,
+    ``family``."""
     return table_mod.builtin_names()
+
+
+def builtin_of(pred: Callable[[Kind], bool]) -> list[str]:
+    """The built-in rulesets whose kind satisfies `pred`, sorted (``builtin_of(lambda k:
+    k.has_machine)``: those a machine plays)."""
+    return [n for n in builtin_names() if pred(kind_of_file(n))]
+
+
+def require(name_or_path: str, command: str) -> Kind:
+    """The kind of ruleset `name_or_path` when `command` takes it; raises
+    UnsupportedError (one line naming the kind and what does take it) otherwise, and
+    KindError for a kind this chanspec does not have."""
+    kind = kind_of_file(name_or_path)
+    if kind.supports(command):
+        return kind
+    takes = ", ".join(sorted(kind.commands or ()))
+    raise UnsupportedError(
+        f"chanspec {command}: bộ luật {name_or_path!r} thuộc loại {kind.name!r} "
+        f"({kind.title_vi}); lệnh này chưa nhận loại ấy (các lệnh nhận nó: {takes or 'chưa có'})",
+        f"chanspec {command}: ruleset {name_or_path!r} is of kind {kind.name!r} "
+        f"({kind.title_en}); this command does not take that kind yet (commands that do: "
+        f"{takes or 'none yet'})")
 
 
 def from_data(data: dict[str, Any], path: str = "<data>", *, dealt: bool = True) -> Table:

@@ -305,11 +305,14 @@ def _main(argv: Sequence[str] | None) -> int:
     except StdoutError as exc:
         return _stdout_failed(exc, real)
     try:
-        if args.command in PLAYING_COMMANDS and getattr(args, "ruleset", None):
-            # a table whose turn the machine does not play: say so before any work
-            kinds.load(args.ruleset).require_playable()
+        if getattr(args, "ruleset", None):
+            # a table of a kind this command does not take yet, or whose turn the
+            # machine does not play: say so in one line before any work
+            kinds.require(args.ruleset, args.command)
+            if args.command in PLAYING_COMMANDS:
+                kinds.load(args.ruleset).require_playable()
         return int(func(args))
-    except table.MachineGapError as exc:
+    except (table.MachineGapError, kinds.UnsupportedError) as exc:
         en_only = getattr(args, "lang", "vi") == "en"
         print(f"chanspec: {exc.en if en_only else f'{exc.vi} / {exc.en}'}", file=sys.stderr)
         return EXIT_INPUT

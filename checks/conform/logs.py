@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chanspec.checks.output import with_article
-from chanspec.model import cai, cards
+from chanspec.model import cai, cards, kinds
 from chanspec.model import declare as declare_mod
 from chanspec.model import table as table_mod
 from chanspec.model.game import (
@@ -453,6 +453,12 @@ def header_table(ln: LineCheck, obj: dict[str, Any],
                           f"({', '.join(builtin)}); chanspec does not open a table file named "
                           "inside a log", "give the table on the command line: --ruleset "
                           "PATH/TO/TABLE.toml")
+        kind = kinds.kind_of_file(name)
+        if not kind.has_machine:
+            raise ln.fail("ruleset", f"{name!r} is a table of kind {kind.name!r} "
+                          f"({kind.title_en}), whose machine is not written yet: no log can "
+                          "be played under it", "give a ruleset of a kind with a machine, "
+                          "e.g. family")
         table = table_mod.load(name)
         if digest is not None and digest != table.digest():
             raise ln.fail("table_digest", f"the log was written under another table than the "
