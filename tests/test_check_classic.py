@@ -182,11 +182,11 @@ def test_classic_questions_go_to_their_own_files(tmp_path: Path) -> None:
 
 
 def test_classic_plan_uses_classic_scales_only() -> None:
-    args = argparse.Namespace(quick=True, scales=None, players=None, engine="auto", cap=None)
+    args = argparse.Namespace(quick=True, scales=None, players=None, machine="auto", cap=None)
     plan = cmd_check._plan(args, CLASSIC, {})
     assert plan and all(sc.name in scale.CLASSIC_SCALES and engine == "reference"
                         for sc, _n, _cap, engine in plan)
-    bad = argparse.Namespace(quick=True, scales="ranks2=2", players=None, engine="auto",
+    bad = argparse.Namespace(quick=True, scales="ranks2=2", players=None, machine="auto",
                              cap=None)
     with pytest.raises(table.OptionError, match="c-ranks2"):
         cmd_check._plan(bad, CLASSIC, {})
