@@ -202,6 +202,22 @@ class OptionError(ValueError):
     """An --option that names no open/provisional row, or a value it does not have."""
 
 
+def option_items(items: Iterable[str], example: str) -> dict[str, str]:
+    """``--option NAME=VALUE`` items as a mapping: OptionError for an item without ``=``
+    and for a name given twice with two different values (the same value twice is one
+    choice); `example` is shown in the message."""
+    out: dict[str, str] = {}
+    for item in items:
+        if "=" not in item:
+            raise OptionError(f"option {item!r} must look like NAME=VALUE, e.g. {example}")
+        k, v = (s.strip() for s in item.split("=", 1))
+        if k in out and out[k] != v:
+            raise OptionError(f"--option {k} is given twice, as {out[k]!r} and {v!r}: give "
+                              f"it once, with the value you mean")
+        out[k] = v
+    return out
+
+
 @dataclass(frozen=True)
 class Row:
     id: str
@@ -544,12 +560,7 @@ class Table:
 
     def parse_options(self, items: Iterable[str]) -> dict[str, str]:
         """``["lao-thang=off", ...]`` -> {"lao-thang": "off"}, with clear errors."""
-        out: dict[str, str] = {}
-        for item in items:
-            if "=" not in item:
-                raise OptionError(f"option {item!r} must look like NAME=VALUE, e.g. lao-thang=off")
-            k, v = (s.strip() for s in item.split("=", 1))
-            out[k] = v
+        out = option_items(items, "lao-thang=off")
         self.check_options(out)
         return out
 

@@ -34,7 +34,14 @@ import json
 import sys
 from typing import Any
 
-from chanspec.checks.cli.options import add_command, add_common, non_default_options, resolve
+from chanspec.checks.cli.options import (
+    MAX_HANDS,
+    add_command,
+    add_common,
+    hand_count,
+    non_default_options,
+    resolve,
+)
 from chanspec.checks.output import check_output_file, say, write_atomic
 from chanspec.checks.report import narrate
 from chanspec.model import cai, cards, pay, session
@@ -68,11 +75,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="ván trong một buổi: những ghế ù ván này thì có thông / a hand of a "
                         "session: the seats whose win is thông (to play a session's hand "
                         "again)")
-    p.add_argument("--hands", type=int, default=None, metavar="N",
+    p.add_argument("--hands", type=hand_count("--hands"), default=None, metavar="N",
                    help="chơi một buổi N ván liền, tính tiền từng ván và cộng dồn (bảng có "
                         "[payment] và [session], vd. classic) / play a session of N hands, "
                         "settle each and keep the running totals (tables with [payment] and "
-                        "[session], e.g. classic)")
+                        f"[session], e.g. classic; at most {MAX_HANDS:,})")
     p.add_argument("--policy", choices=narrate.POLICIES, default="eager",
                    help="cách chơi ngẫu nhiên: eager ưu tiên ù/Chíu/ăn, uniform chọn đều / "
                         "random play: eager prefers wins and claims (default), uniform picks "

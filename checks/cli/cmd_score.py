@@ -40,7 +40,14 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chanspec.checks.cli.options import add_command, add_common, non_default_options, resolve
+from chanspec.checks.cli.options import (
+    MAX_HANDS,
+    add_command,
+    add_common,
+    hand_count,
+    non_default_options,
+    resolve,
+)
 from chanspec.checks.output import Ticker, pick, progress_every, say
 from chanspec.model import cards, cuoc, declare, pay, score, table, win
 
@@ -94,9 +101,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--log", metavar="FILE",
                    help="chấm một ván đã xong từ nhật ký (NDJSON, tệp trạng thái hay ITF) / "
                         "score a finished hand from its log (NDJSON, state file or ITF)")
-    p.add_argument("--frequency", type=int, metavar="N",
+    p.add_argument("--frequency", type=hand_count("--frequency"), metavar="N",
                    help="chơi N ván ngẫu nhiên có hạt giống và đếm cước, lỗi / play N seeded "
-                        "random hands and count the cước and faults")
+                        f"random hands and count the cước and faults (at most {MAX_HANDS:,})")
     p.add_argument("--seed", type=int, default=0,
                    help="hạt giống của --frequency (mặc định 0) / seed of --frequency")
     p.add_argument("--policy", choices=("greedy", "uniform"), default="greedy",
@@ -136,6 +143,13 @@ def context_of(args: argparse.Namespace, rules: table.Rules) -> tuple[
         if not faces:
             raise win.HandError("--dealt names no card; give the hand as dealt, e.g. "
                                 "--dealt \"2v 2v 3n ...\"")
+        v = rules.variant
+        sizes = sorted({v.other_cards, v.opener_cards})
+        if len(faces) not in sizes:
+            raise win.HandError(
+                f"--dealt names {len(faces)} cards; a hand as dealt to {rules.players} players "
+                f"has {' or '.join(str(n) for n in sizes)} (the opener {v.opener_cards}, "
+                f"everyone else {v.other_cards}; row {v.rule})")
         counts = cards.counts(faces)
         over = [f for f, n in enumerate(counts) if n > rules.copies]
         if over:
@@ -194,8 +208,17 @@ def parse_declaration(text: str, rules: table.Rules) -> list[str]:
     """``--declare chi,bach-thu`` -> the [[cuoc]] rows named; HandError for a name that is
     no cước of the table (with a near match)."""
     known = [c["rule"] for c in rules.table.data.get("cuoc", [])]
+    items = [w.strip() for w in text.split(",")]
+    if not any(items):
+        raise win.HandError(f"--declare {text!r} names no cước: list the cước declared, "
+                            "separated by commas, e.g. --declare chi,bach-thu (ù xuông: "
+                            "--declare xuong)")
+    if "" in items:
+        raise win.HandError(f"--declare {text!r} has an empty name (two commas together, or "
+                            "one at an end): one cước between commas, e.g. --declare "
+                            "chi,bach-thu")
     out = []
-    for word in text.replace(",", " ").split():
+    for word in " ".join(items).split():
         rid = word if word in known else f"cuoc-{word}"
         if rid not in known:
             near = difflib.get_close_matches(rid, known, n=1)
@@ -365,12 +388,12 @@ def run(args: argparse.Namespace) -> int:
             raise win.HandError(f"table {rules.table.id!r} states no cước ([[cuoc]]); score "
                                 "judges classic Chắn: --ruleset classic")
         hand, laid, ctx = context_of(args, rules)
+    named = parse_declaration(args.declare, rules) if args.declare is not None else None
     res = evaluate(rules, hand, laid, ctx)
     if res["judgement"] is None:
         v = res["verdict"]
         raise win.HandError(f"this hand does not win, so it has no score: {v.reason_en} "
                             f"(rows: {', '.join(v.rules)}); chanspec win explains why")
-    named = parse_declaration(args.declare, rules) if args.declare is not None else None
     if named is None and won is not None:
         named = logged  # the declaration the log's winner made (xướng), judged again
     alts = readings(rules, hand, laid, ctx, res)

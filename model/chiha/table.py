@@ -31,6 +31,7 @@ from chanspec.model.table import (
     TableError,
     _Checker,
     _parse_rows,
+    option_items,
 )
 
 from . import vocab
@@ -106,13 +107,7 @@ class ChihaTable:
 
     def parse_options(self, items: Iterable[str]) -> dict[str, str]:
         """``NAME=VALUE`` items checked against the rows (`OptionError` with a hint)."""
-        out: dict[str, str] = {}
-        for item in items:
-            name, sep, value = item.partition("=")
-            if not sep:
-                raise OptionError(f"--option {item!r}: expected NAME=VALUE, e.g. "
-                                  "discard-chot-scope=holds-set")
-            out[name.strip()] = value.strip()
+        out = option_items(items, "discard-chot-scope=holds-set")
         self.check_options(out)
         return out
 
