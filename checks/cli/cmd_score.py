@@ -71,7 +71,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
             "Ví dụ / example:\n"
             "  chanspec score 5v 5v 3n 3n 4s 4s 7v 7v 9n 9n 2n 2s 3v 3s 6n 6s 7n 7s 4n "
             "--laid \"5v 5v\" --card 4n --source own-draw\n"
-            "  chanspec play --ruleset classic --seed 0 --json --out hand.ndjson\n"
+            "  chanspec play --ruleset classic --seed 5 --json --out hand.ndjson   # a won hand\n"
             "  chanspec score --log hand.ndjson\n"
             "  chanspec score --frequency 1000 --seed 0 --json\n\n"
             f"Nguồn quân ù / sources: {', '.join(table.WIN_SOURCES)}."
