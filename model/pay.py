@@ -193,8 +193,7 @@ def settle(rules: Rules, st: Any) -> Settlement:
 
 def words(s: Settlement) -> tuple[str, str]:
     """How the hand was settled, in Vietnamese and in English (no row ids)."""
-    moves_vi = "; ".join(f"ghế {t.payer} trả ghế {t.payee} {t.amount}" for t in s.transfers)
-    moves_en = "; ".join(f"seat {t.payer} pays seat {t.payee} {t.amount}" for t in s.transfers)
+    moves_vi, moves_en = moves_words(s.transfers)
     who = s.offender if s.offender is not None else -1
     vi = {
         "paid": f"người ù được {s.worth} điểm: {moves_vi}",
@@ -221,3 +220,26 @@ def words(s: Settlement) -> tuple[str, str]:
         "unfinished": "the hand is not over: nothing is settled",
     }
     return vi[s.case], en[s.case]
+
+
+def moves_words(transfers: Sequence[Transfer]) -> tuple[str, str]:
+    """Who pays whom (vi, en), grouped as it is said at the table: ``ghế 0, 1 và 3 mỗi
+    người trả ghế 2 36`` when several pay one seat the same, ``ghế 2 trả mỗi ghế 0, 1 và
+    3 36`` when one seat pays several the same; otherwise transfer by transfer."""
+    def seats(xs: Sequence[int], join: str) -> str:
+        shown = [str(x) for x in xs]
+        return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} {join} {shown[-1]}"
+
+    ts = list(transfers)
+    if len(ts) > 1 and len({t.amount for t in ts}) == 1:
+        amount = ts[0].amount
+        if len({t.payee for t in ts}) == 1:
+            payers = [t.payer for t in ts]
+            return (f"ghế {seats(payers, 'và')} mỗi người trả ghế {ts[0].payee} {amount}",
+                    f"seats {seats(payers, 'and')} each pay seat {ts[0].payee} {amount}")
+        if len({t.payer for t in ts}) == 1:
+            payees = [t.payee for t in ts]
+            return (f"ghế {ts[0].payer} trả mỗi ghế {seats(payees, 'và')} {amount}",
+                    f"seat {ts[0].payer} pays seats {seats(payees, 'and')} {amount} each")
+    return ("; ".join(f"ghế {t.payer} trả ghế {t.payee} {t.amount}" for t in ts),
+            "; ".join(f"seat {t.payer} pays seat {t.payee} {t.amount}" for t in ts))

@@ -169,7 +169,7 @@ def _a_classic_session(r: subprocess.CompletedProcess[str]) -> None:
         assert f"Ván {k} (hạt giống {6 + k})" in out, k
         assert f"Sau ván {k}:" in out, k
     assert out.count("bốc cái được") == 10
-    assert out.count("Tính tiền:") == 10
+    assert out.count("Tính tiền:") == 10 and out.count("theo luật:") == 10
     assert "ù với" in out and "ván hòa" in out  # wins and drawn hands, each told
     assert "Tổng cả buổi:" in out
     assert out.count("Chơi lại ván này: chanspec play --ruleset classic --players 4") == 10
@@ -202,18 +202,18 @@ def test_table_command_does_what_its_row_says(cmd: str, tmp_path: Path) -> None:
 
 
 def test_a_session_hand_replays_alone_as_docs_chan_says(tmp_path: Path) -> None:
-    """docs/chan.md: `chanspec play --ruleset classic --seed 8 --drawer 1 --thong 1` plays
-    hand 2 of the session of seed 7 on its own: the same moves and the same end."""
+    """docs/chan.md: `chanspec play --ruleset classic --seed 11 --drawer 2 --thong 2` plays
+    hand 5 of the session of seed 7 on its own: the same moves and the same end."""
     text = (ROOT / "docs" / "chan.md").read_text(encoding="utf-8")
-    shown = "chanspec play --ruleset classic --seed 8 --drawer 1 --thong 1"
+    shown = "chanspec play --ruleset classic --seed 11 --drawer 2 --thong 2"
     assert f"`{shown}`" in text
     one = subprocess.run(CHANSPEC + shlex.split(shown)[1:] + ["--json"], cwd=tmp_path,
                          capture_output=True, text=True, timeout=120, check=True)
     session = subprocess.run(CHANSPEC + ["play", "--ruleset", "classic", "--seed", "7",
-                                         "--hands", "2", "--json"], cwd=tmp_path,
+                                         "--hands", "5", "--json"], cwd=tmp_path,
                              capture_output=True, text=True, timeout=120, check=True)
-    hand2 = [json.loads(x) for x in session.stdout.splitlines()][2]
-    assert hand2["replay"].endswith("--seed 8 --drawer 1 --thong 1"), hand2["replay"]
+    hand2 = [json.loads(x) for x in session.stdout.splitlines()][5]
+    assert hand2["replay"].endswith("--seed 11 --drawer 2 --thong 2"), hand2["replay"]
     log = [json.loads(x) for x in one.stdout.splitlines()]
     assert log[0]["deal"]["hands"] == hand2["deal"]["hands"]
     assert log[-1]["type"] == "end" and log[-1]["result"] == hand2["outcome"]["result"]

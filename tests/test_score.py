@@ -452,7 +452,9 @@ def test_cli_json_carries_replaced_cuoc_and_what_readings_change() -> None:
     (["score", "2v", "2v", "--card", "3v"], "does not win"),
     (["score", *BT.split(), "--card", "4n", "--ruleset", "family"], "classic"),
     (["score", *BT.split(), "--card", "1v"], "deck"),
-    (["score", *BT.split(), "--card", "4n", "--dealt", "9v 9v 9v 9v 9v"], "4 of each"),
+    (["score", *BT.split(), "--card", "4n", "--dealt", "9v 9v 9v 9v 9v"], "19 or 20"),
+        (["score", *BT.split(), "--card", "4n", "--dealt", "9v " * 5 + "2v " * 14],
+         "4 of each"),
     (["score", *BT.split(), "--card", "4n", "--dealt", ""], "no card"),
     (["score"], "no cards"),
 ])
@@ -500,7 +502,8 @@ def test_replaced_cuoc_named_alone_or_beside_their_replacer() -> None:
 def test_cli_judges_a_declaration() -> None:
     base = ["score", *HOA.split(), "--laid", "5v 5v", "--card", "2v", "--lang", "en"]
     code, out, _ = run_cli(*base, "--declare", "chi,bach-thu")
-    assert code == 0 and "Left out, so forfeited: Tôm" in out and "Paid: 5, gà 5" in out
+    assert code == 0 and "Left out, so forfeited: Tôm" in out and (
+        "Paid for what was declared: worth 5 + gà 5 = 10 from each payer" in out)
     code, out, _ = run_cli(*base, "--declare", "chi,hoa-roi-cua-phat")
     assert code == 0 and "A wrong declaration (Chì" in out
     code, out, _ = run_cli(*base[:-2], "--declare", "tom hoa-roi-cua-phat", "--json")

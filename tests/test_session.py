@@ -180,19 +180,38 @@ def test_a_stuck_hand_ends_the_session_with_its_reason() -> None:
 # --------------------------------------------------------------------------- the command
 
 
+def test_session_with_the_uniform_declaration_owes_what_was_named() -> None:
+    # the players of the explorations (a declaration chosen as any other act): hand 4 of
+    # seed 7: seat 2 names Bạch thủ chi, Cá nhảy mạn thuyền, Chì, Lèo and Tám
+    # đỏ; Cá nhảy mạn thuyền replaces chì and bạch thủ (000 [Cước] ¶4), so that is a wrong
+    # declaration; under xuong-sai-den=declared it owes the worth of what it named: dịch
+    # 3 + 17 + 1 + 2 + 5 = 28, plus 3 (001 [Cách tính điểm] ¶2 s3) = 31, plus gà 5 for
+    # tám đỏ (¶3) = 36, to each of the three others (pay-payers=each)
+    rules, played, _ = _session(7, 4)
+    assert played[0].settlement.case == "treo-tranh"
+    assert played[1].start.thong == (1,)  # hand 1 was treo tranh: seat 1 has thông
+    h4 = played[3]
+    assert (h4.outcome or {})["declaration"]["named"] == [
+        "cuoc-bach-thu-chi", "cuoc-ca-nhay-man-thuyen", "cuoc-chi", "cuoc-leo", "cuoc-tam-do"]
+    assert h4.settlement.case == "den" and h4.settlement.worth == 36
+    assert h4.totals == (36, 36, -108, 36)
+    assert pay.words(h4.settlement)[1] == (
+        "the winner declared wrongly and owes 36: seat 2 pays seats 0, 1 and 3 36 each")
+
+
 def test_cli_session_prints_each_hand_the_payments_and_the_totals() -> None:
     code, out, err = run_cli("play", "--ruleset", "classic", "--players", "4", "--seed", "7",
                              "--hands", "4", "--lang", "en")
     assert code == 0, err
     assert out.count("Play this hand again: chanspec play --ruleset classic") == 4
-    # hand 4 of seed 7: seat 2 names Bạch thủ chi, Cá nhảy mạn thuyền, Chì, Lèo and Tám
-    # đỏ; Cá nhảy mạn thuyền replaces chì and bạch thủ (000 [Cước] ¶4), so that is a wrong
-    # declaration; under xuong-sai-den=declared it owes the worth of what it named: dịch
-    # 3 + 17 + 1 + 2 + 5 = 28, plus 3 (001 [Cách tính điểm] ¶2 s3) = 31, plus gà 5 for
-    # tám đỏ (¶3) = 36, to each of the three others (pay-payers=each)
-    assert "the winner declared wrongly and owes 36" in out
-    assert "Session totals: seat 0 +36, seat 1 +36, seat 2 -108, seat 3 +36" in out
-    assert "seat 1 has thông if they win again" in out  # hand 1 was treo tranh
+    # the winners declare rightly but at the rate of --declare-mistakes (0.1): hand 1's
+    # winner over-declares (Kính tứ chi), hand 4's declares rightly but broke rules of
+    # play, so under pay-fault=treo-tranh the win stands unpaid
+    assert "seat 1 pays seats 0, 2 and 3 18 each" in out
+    assert "Settled: treo tranh: the winner committed a fault; the win stands, unpaid" in out
+    assert "The faults of seat 2: Splitting a chắn to eat a cạ" in out
+    assert "Session totals: seat 0 +18, seat 1 -54, seat 2 +18, seat 3 +18" in out
+    assert "by the rules: The winner is paid; Who pays for a win (everyone pays)" in out
 
 
 def test_cli_session_json_lines() -> None:
@@ -234,11 +253,12 @@ def test_cli_single_hand_with_thong_replays_a_session_hand() -> None:
 
 def test_score_log_prints_how_the_hand_was_settled(tmp_path: Any) -> None:
     # hand 4 of the session of seed 7 (see above): dealt from seed 10, seat 1 draws the cái
-    code, out, err = run_cli("play", "--ruleset", "classic", "--players", "4", "--seed", "10",
-                             "--drawer", "1", "--json")
-    assert code == 0, err
+    # (played by the uniform declaration, as in the session above)
+    rules = table.rules("classic", 4)
+    deal, actions = narrate.random_game(rules, 10, drawer=1)
     log = tmp_path / "h.ndjson"
-    log.write_text(out, encoding="utf-8")
+    log.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n"
+                           for x in logs.record(rules, deal, actions)), encoding="utf-8")
     code, out, err = run_cli("score", "--log", str(log), "--lang", "en")
     assert code == 0, err
     assert "Settled as played: the winner declared wrongly and owes 36" in out

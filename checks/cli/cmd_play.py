@@ -43,7 +43,7 @@ from chanspec.checks.cli.options import (
     resolve,
 )
 from chanspec.checks.output import check_output_file, say, write_atomic
-from chanspec.checks.report import narrate
+from chanspec.checks.report import hand_story, narrate
 from chanspec.model import cai, cards, pay, session
 
 
@@ -84,10 +84,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="cách chơi ngẫu nhiên: eager ưu tiên ù/Chíu/ăn, uniform chọn đều / "
                         "random play: eager prefers wins and claims (default), uniform picks "
                         "any legal action")
+    p.add_argument("--declare-mistakes", type=rate, default=narrate.DECLARE_MISTAKES,
+                   metavar="P",
+                   help="tỉ lệ người ù xướng sai (thiếu hay thừa một cước), từ 0 đến 1 / how "
+                        "often a random winner declares wrongly (one cước left out or one "
+                        f"too many), from 0 to 1 (default {narrate.DECLARE_MISTAKES})")
     p.add_argument("--out", metavar="FILE",
                    help="ghi ra tệp thay vì in / write to FILE (atomically) instead of stdout")
     add_common(p)
     p.set_defaults(func=run)
+
+
+def rate(text: str) -> float:
+    """argparse type for --declare-mistakes: a number from 0 to 1."""
+    try:
+        p = float(text)
+    except ValueError:
+        p = -1.0
+    if not 0.0 <= p <= 1.0:
+        raise argparse.ArgumentTypeError(f"expected a rate from 0 to 1 such as 0.1, got "
+                                          f"{text!r}")
+    return p
 
 
 def log_lines(rules: Any, deal: Any, actions: Any, seed: int) -> list[dict[str, Any]]:
@@ -111,7 +128,8 @@ def run(args: argparse.Namespace) -> int:
     if args.hands is not None:
         return _run_session(args, rules)
     deal, actions = narrate.random_game(rules, args.seed, args.opener, args.policy,
-                                        drawer=args.drawer, thong=tuple(sorted(args.thong)))
+                                        drawer=args.drawer, thong=tuple(sorted(args.thong)),
+                                        mistakes=args.declare_mistakes)
     if args.json:
         text = "".join(json.dumps(x, ensure_ascii=False) + "\n"
                        for x in log_lines(rules, deal, actions, args.seed))
@@ -192,11 +210,13 @@ def _run_session(args: argparse.Namespace, rules: Any) -> int:
     """``--hands N``: a session, hand by hand, with what each hand paid and the totals."""
     played, stopped = session.play(
         rules, args.hands, args.seed,
-        lambda st, s: narrate.play_out(st, s, args.policy), drawer=args.drawer)
+        lambda st, s: narrate.play_out(st, s, args.policy, mistakes=args.declare_mistakes),
+        drawer=args.drawer)
     if args.json:
         head = {"type": "session", "ruleset": rules.table.id, "players": rules.players,
                 "options": dict(sorted(rules.options.items())), "seed": args.seed,
-                "hands": args.hands, "policy": args.policy, "drawer": args.drawer}
+                "hands": args.hands, "policy": args.policy, "drawer": args.drawer,
+                "declare_mistakes": args.declare_mistakes}
         tail = {"type": "totals", "hands": len(played),
                 "totals": list(played[-1].totals), "stopped": stopped}
         text = "".join(json.dumps(x, ensure_ascii=False) + "\n"
@@ -229,48 +249,70 @@ def _totals_en(totals: Any) -> str:
 
 
 def _hand_lines(args: argparse.Namespace, rules: Any, h: session.HandPlayed) -> list[str]:
-    """A hand of a session in a few lines: how it started, how it ended, who paid."""
+    """A hand of a session in a few lines: how it started, how it went (claims, faults
+    named, báo), how it ended (the winning hand laid out, the declaration), who paid whom
+    and by which rules (in words), the totals, and the command that plays it again."""
+    lang = args.lang
     out = h.outcome or {}
     d = out.get("declaration") or {}
+    lines = [say(lang, f"Ván {h.number} (hạt giống {h.seed}): {h.start.why_vi}",
+                 f"Hand {h.number} (seed {h.seed}): {h.start.why_en}")]
+    if h.deal.cai is not None and h.deal.drawer is not None:
+        name = cards.name(h.deal.cai)
+        lines.append(say(lang, f"Ghế {h.deal.drawer} bốc cái được {name}, ghế {h.deal.opener} "
+                               "được cái và đánh đầu",
+                         f"Seat {h.deal.drawer} turns up {name}, seat {h.deal.opener} takes "
+                         "the cái pile and opens", INDENT))
+    else:
+        lines.append(say(lang, f"Ghế {h.deal.opener} đánh đầu", f"Seat {h.deal.opener} opens",
+                         INDENT))
+    c = hand_story.course(rules, h.deal, h.actions)
+    winner = out.get("winner") if out.get("result") == "win" else None
+    lines += [say(lang, vi, en, INDENT)
+              for vi, en in hand_story.course_words(rules, c, len(h.actions), winner)]
     if out.get("result") == "win":
         kind_vi = {"u": "ù", "chiu-u": "Chíu-Ù", "opening": "thiên ù"}[out["kind"]]
         kind_en = {"u": "wins", "chiu-u": "wins by chíu-ù", "opening": "wins on the deal"}[
             out["kind"]]
         on_vi = f" với {narrate.card_name(out['card'])}" if out.get("card") else ""
         on_en = f" on {narrate.card_name(out['card'])}" if out.get("card") else ""
-        named = ", ".join(rules.table.rows[r].title_vi or r for r in d.get("named", []))
-        named_en = ", ".join(rules.table.rows[r].title_en or r for r in d.get("named", []))
-        end_vi = (f"ghế {out['winner']} {kind_vi}{on_vi}; xướng: {named or 'ù xuông'} — "
-                  f"{narrate.JUDGED_VI.get(d.get('judgement', ''), '')}")
-        plain = "a plain win"
-        end_en = (f"seat {out['winner']} {kind_en}{on_en}; declares: {named_en or plain} — "
-                  f"{narrate.JUDGED_EN.get(d.get('judgement', ''), '')}")
+        shown = hand_story.layout(out.get("hand", []), out.get("card"))
+        lines.append(say(lang, f"Ghế {out['winner']} {kind_vi}{on_vi}, {out['chan']} Chắn: "
+                               f"{shown}",
+                         f"Seat {out['winner']} {kind_en}{on_en}, {out['chan']} chắn: {shown}",
+                         INDENT))
+        rows = rules.table.rows
+        named = ", ".join(rows[r].title_vi or r for r in d.get("named", []))
+        named_en = ", ".join(rows[r].title_en or r for r in d.get("named", []))
+        judged = d.get("judgement", "")
+        lines.append(say(lang, f"Xướng: {named or 'không cước nào'} — "
+                               f"{narrate.JUDGED_VI.get(judged, judged)}",
+                         f"Declares: {named_en or 'no cước'} — "
+                         f"{narrate.JUDGED_EN.get(judged, judged)}", INDENT))
     elif out.get("result") == "draw":
-        end_vi, end_en = "hết nọc, ván hòa", "the nọc ran out: a drawn hand"
+        lines.append(say(lang, "Hết nọc mà chưa ai ù: ván hòa",
+                         "The nọc ran out with no win: a drawn hand", INDENT))
     else:
-        end_vi, end_en = "ván kẹt, không kết thúc", "the hand is stuck and does not end"
+        lines.append(say(lang, "Ván kẹt, không kết thúc", "The hand is stuck and does not end",
+                         INDENT))
     pay_vi, pay_en = pay.words(h.settlement)
-    rows = ", ".join(h.settlement.rules)
-    if h.deal.cai is not None and h.deal.drawer is not None:
-        name = cards.name(h.deal.cai)
-        open_vi = (f"Ghế {h.deal.drawer} bốc cái được {name}, ghế {h.deal.opener} được cái "
-                   "và đánh đầu")
-        open_en = (f"Seat {h.deal.drawer} turns up {name}, seat {h.deal.opener} takes the "
-                   "cái pile and opens")
-    else:
-        open_vi, open_en = f"Ghế {h.deal.opener} đánh đầu", f"Seat {h.deal.opener} opens"
-    return [
-        say(args.lang, f"Ván {h.number} (hạt giống {h.seed}): {h.start.why_vi}",
-            f"Hand {h.number} (seed {h.seed}): {h.start.why_en}"),
-        say(args.lang, f"  {open_vi}; {len(h.actions)} nước; {end_vi}",
-            f"  {open_en}; {len(h.actions)} moves; {end_en}"),
-        say(args.lang, f"  Tính tiền: {pay_vi} [{rows}]", f"  Settled: {pay_en} [{rows}]"),
-        say(args.lang, f"  Sau ván {h.number}: {_totals_vi(h.totals)}",
-            f"  After hand {h.number}: {_totals_en(h.totals)}"),
-        say(args.lang, f"  Chơi lại ván này: chanspec play {_hand_args(args, rules, h)}",
-            f"  Play this hand again: chanspec play {_hand_args(args, rules, h)}"),
+    # the faults are named above: the settlement's own rows here
+    told = {r for f in c.faults for r in f["rules"]}
+    why_vi, why_en = hand_story.rule_names(
+        rules, [r for r in h.settlement.rules if r not in told])
+    lines += [
+        say(lang, f"Tính tiền: {pay_vi}", f"Settled: {pay_en}", INDENT),
+        say(lang, f"theo luật: {why_vi}", f"by the rules: {why_en}", INDENT * 2),
+        say(lang, f"Sau ván {h.number}: {_totals_vi(h.totals)}",
+            f"After hand {h.number}: {_totals_en(h.totals)}", INDENT),
+        say(lang, f"Chơi lại ván này: chanspec play {_hand_args(args, rules, h)}",
+            f"Play this hand again: chanspec play {_hand_args(args, rules, h)}", INDENT),
         "",
     ]
+    return lines
+
+
+INDENT = "  "
 
 
 def _hand_args(args: argparse.Namespace, rules: Any, h: session.HandPlayed) -> str:
@@ -284,6 +326,8 @@ def _hand_args(args: argparse.Namespace, rules: Any, h: session.HandPlayed) -> s
         parts.append("--thong " + " ".join(str(s) for s in h.deal.thong))
     if args.policy != "eager":
         parts.append(f"--policy {args.policy}")
+    if args.declare_mistakes != narrate.DECLARE_MISTAKES:
+        parts.append(f"--declare-mistakes {args.declare_mistakes:g}")
     parts += [f"--option {k}={v}" for k, v in non_default_options(rules).items()]
     return " ".join(parts)
 
@@ -300,5 +344,7 @@ def _replay_args(args: argparse.Namespace, rules: Any) -> str:
         parts.append("--thong " + " ".join(str(s) for s in sorted(args.thong)))
     if args.policy != "eager":
         parts.append(f"--policy {args.policy}")
+    if args.declare_mistakes != narrate.DECLARE_MISTAKES:
+        parts.append(f"--declare-mistakes {args.declare_mistakes:g}")
     parts += [f"--option {k}={v}" for k, v in non_default_options(rules).items()]
     return " ".join(parts)

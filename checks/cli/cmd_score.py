@@ -49,6 +49,7 @@ from chanspec.checks.cli.options import (
     resolve,
 )
 from chanspec.checks.output import Ticker, pick, progress_every, say
+from chanspec.checks.report import hand_story
 from chanspec.model import cards, cuoc, declare, pay, score, table, win
 
 KINDS: tuple[win.WinKind, ...] = ("u", "chiu-u", "opening")
@@ -411,26 +412,28 @@ def run(args: argparse.Namespace) -> int:
     else:
         text = render(rules, hand, laid, ctx, res, alts, args.lang)
         if won is not None:
-            text = render_log_head(args.log, won, args.lang) + "\n" + text
+            text = render_log_head(rules, args.log, won, args.lang) + "\n" + text
         if decl is not None:
             text += "\n" + render_declaration(rules, *decl, lang=args.lang)
         if settled is not None:
             vi, en = pay.words(settled)
-            rows = ", ".join(settled.rules)
-            text += "\n" + say(args.lang, f"Tính tiền như đã chơi: {vi}  [{rows}]",
-                               f"Settled as played: {en}  [{rows}]")
+            why_vi, why_en = hand_story.rule_names(rules, settled.rules)
+            text += "\n" + say(args.lang, f"Tính tiền như đã chơi: {vi}",
+                               f"Settled as played: {en}")
+            text += "\n" + say(args.lang, f"theo luật: {why_vi}", f"by the rules: {why_en}",
+                               "  ")
         print(text)
     return 0
 
 
-def render_log_head(path: str, won: cuoc.WonHand, lang: str) -> str:
+def render_log_head(rules: table.Rules, path: str, won: cuoc.WonHand, lang: str) -> str:
     """Where the scored hand comes from: the log, the winner's seat, their faults."""
     out = [say(lang, f"Ván trong {path}: người {won.seat} ù",
                f"Hand in {path}: seat {won.seat} wins")]
     if won.faults:
-        rows = ", ".join(dict.fromkeys(r for f in won.faults for r in f["rules"]))
-        out.append(say(lang, f"  người ù phạm luật chơi {len(won.faults)} lần ({rows})",
-                       f"  the winner broke rules of play {len(won.faults)} times ({rows})"))
+        vi, en = (x.split(": ", 1)[1] for x in hand_story.fault_names(rules, won.faults))
+        out.append(say(lang, f"người ù phạm luật chơi {len(won.faults)} lần: {vi}",
+                       f"the winner broke rules of play {len(won.faults)} times: {en}", "  "))
     return "\n".join(out)
 
 
@@ -455,8 +458,10 @@ def render_declaration(rules: table.Rules, d: cuoc.Declaration, sc: score.Score 
     else:
         out.append(say(lang, "Xướng đúng và đủ.", "Correct and complete."))
     if sc is not None:
-        out.append(say(lang, f"Được trả: {sc.total}, gà {sc.ga}",
-                       f"Paid: {sc.total}, gà {sc.ga}"))
+        out.append(say(lang, f"Được trả cho phần đã xướng: điểm thắng {sc.total} + gà {sc.ga} "
+                             f"= {sc.total + sc.ga} từ mỗi người phải trả",
+                       f"Paid for what was declared: worth {sc.total} + gà {sc.ga} = "
+                       f"{sc.total + sc.ga} from each payer"))
     return "\n".join(out)
 
 
@@ -510,6 +515,50 @@ def _score_line(sc: score.Score | None, lang: str) -> str:
                f"Worth: {sc.total} ({case_en}), gà: {sc.ga}{allowed}")
 
 
+GIVER_WORDS = {"other-draw": ("người bốc quân ù", "the player who drew the winning card"),
+               "discard": ("người đánh quân ù", "the player who discarded the winning card"),
+               "returned": ("người trả quân ù", "the player who returned the winning card")}
+
+
+def payment_lines(rules: table.Rules, ctx: cuoc.WinContext, sc: score.Score,
+                  lang: str) -> list[str]:
+    """Who pays the winner what (the worth plus gà), under each reading of who pays
+    (``[payment] payers_rule``): every other seat the same, or the giver of the winning
+    card for the whole table; a win below the house minimum is paid by nobody."""
+    if not pay.has_payment(rules):
+        return []
+    n, amount = rules.players, sc.total + sc.ga
+    if not sc.allowed:
+        return [say(lang, "Không ai trả: ván ù dưới mức tối thiểu của làng",
+                    "Nobody pays: the win is below the house minimum")]
+    rid = rules.rid("payment.payers_rule")
+    row = rules.table.rows[rid]
+    readings = [rules.options[rid]] + ([v for v in row.values if v != rules.options[rid]]
+                                       if row.status in ("open", "provisional") else [])
+    out: list[str] = []
+    shown: set[str] = set()
+    for i, reading in enumerate(readings):
+        giver = GIVER_WORDS.get(ctx.source) if ctx.kind != "opening" else None
+        if reading == "each" or giver is None:
+            vi = (f"Mỗi người trong {n - 1} người kia trả người ù {amount} (điểm thắng "
+                  f"{sc.total} + gà {sc.ga})")
+            en = (f"Each of the other {n - 1} players pays the winner {amount} (worth "
+                  f"{sc.total} + gà {sc.ga})")
+        else:
+            vi = (f"{giver[0].capitalize()} trả cả làng: {amount * (n - 1)} ({amount} cho "
+                  f"mỗi người trong {n - 1} người kia)")
+            en = (f"{giver[1].capitalize()} pays for the whole table: {amount * (n - 1)} "
+                  f"({amount} for each of the other {n - 1} players)")
+        if i and en in shown:
+            continue  # this reading pays the same way here
+        shown.add(en)
+        head_vi = "Tiền: " if i == 0 else f"  nếu đọc {rid}={reading}: "
+        head_en = "Payment: " if i == 0 else f"  if {rid}={reading}: "
+        tail = f"  [{rid}={reading}]" if i == 0 else ""
+        out.append(say(lang, head_vi + vi + tail, head_en + en + tail))
+    return out
+
+
 def render(rules: table.Rules, hand: Sequence[int], laid: Sequence[win.Group],
            ctx: cuoc.WinContext, res: Mapping[str, Any], alts: Sequence[Mapping[str, Any]],
            lang: str) -> str:
@@ -538,6 +587,9 @@ def render(rules: table.Rules, hand: Sequence[int], laid: Sequence[win.Group],
     if flags:
         out.append(f"  {', '.join(flags)}")
     out.append(say(lang, f"Kết quả: Ù — {v.reason_vi}", f"Verdict: WIN — {v.reason_en}"))
+    if v.groups:
+        out.append(f"  {pick(lang, 'Bày bài', 'Laid out')}: "
+                   f"{hand_story.layout(v.groups, ctx.card)}")
     out.append("")
     out.append(f"{pick(lang, 'Cước', 'Cước (bonuses)')}:")
     for h in j.held:
@@ -564,10 +616,13 @@ def render(rules: table.Rules, hand: Sequence[int], laid: Sequence[win.Group],
         out.append(say(lang, f"  ? {row.title_vi}: cần bài lúc chia (--dealt)  [{rid}]",
                        f"  ? {row.title_en}: needs the dealt hand (--dealt)  [{rid}]"))
     if sc is not None:
-        out.append(f"{pick(lang, 'Tổng', 'Totals')}: {sc.diem} {pick(lang, 'điểm', 'points')}, "
-                   f"{sc.dich} dịch")
+        out.append(say(lang, f"Các cước cộng lại: {sc.diem} điểm, {sc.dich} dịch (chưa phải "
+                             "số tiền: điểm thắng tính từ đó)",
+                       f"The cước add up to {sc.diem} points, {sc.dich} dịch (not an amount "
+                       "paid: the worth is reckoned from them)"))
         out.append(_score_line(sc, lang))
         out.append(f"  {pick(lang, 'theo dòng', 'rows')}: {', '.join(sc.rules)}")
+        out += payment_lines(rules, ctx, sc, lang)
     decl = declaration(j.declared)
     out.append(say(lang, f"Xướng đúng: {', '.join(_name(h) for h in decl)}",
                    f"Correct declaration: {', '.join(_name(h) for h in decl)}"))

@@ -17,12 +17,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chanspec.checks.explore.invariants import choose, stuck_kind
+from chanspec.checks.report import hand_story
 from chanspec.model import cai, cards
 from chanspec.model.game import Action, Deal, Mark, State, deal_random
 from chanspec.model.table import Rules
 
 POLICIES = ("eager", "uniform")
 EAGER = 0.6
+# how often a random winner of `chanspec play` declares (xướng) wrongly: a single cước
+# left out or one too many (`declare.representative`); the right one otherwise.  A flag
+# of `play` (--declare-mistakes); None keeps the old uniform choice of `choose`.
+DECLARE_MISTAKES = 0.1
 
 SOURCE_VI = {"draw": "quân bốc", "discard": "quân đánh", "return": "quân trả cửa"}
 SOURCE_EN = {"draw": "drawn card", "discard": "discard", "return": "returned card"}
@@ -261,7 +266,7 @@ def ending(st: State) -> Line:
         s = out["winner"]
         kind_vi = {"u": "ù", "chiu-u": "Chíu-Ù", "opening": "ù ngay khi mở đầu"}[out["kind"]]
         kind_en = {"u": "ù", "chiu-u": "chíu-ù", "opening": "an opening win"}[out["kind"]]
-        hand = " · ".join(" ".join(card_name(c) for c in g) for g in out.get("hand", []))
+        hand = hand_story.layout(out.get("hand", []), out.get("card"))
         on_vi = f" với {card_name(out['card'])}" if out.get("card") else ""
         on_en = f" on {card_name(out['card'])}" if out.get("card") else ""
         return Line(None,
@@ -315,27 +320,42 @@ def cai_line(rules: Rules, card: int, drawer: int) -> Line:
 
 def random_game(rules: Rules, seed: int, opener: int = 0, policy: str = "eager",
                 max_steps: int = 5000, drawer: int | None = None,
-                thong: tuple[int, ...] = ()) -> tuple[Deal, list[Action]]:
+                thong: tuple[int, ...] = (), mistakes: float | None = None
+                ) -> tuple[Deal, list[Action]]:
     """A seeded random hand: the deal from `seed` (the opener given, or under the dealing
     ritual the seat that draws the cái; in a session, the seats whose win is thông),
     then random legal actions (`play_out`)."""
     deal = deal_random(rules, seed, opener, drawer=drawer)
     st = State(rules, dataclasses.replace(deal, thong=thong) if thong else deal)
-    play_out(st, seed, policy, max_steps)
+    play_out(st, seed, policy, max_steps, mistakes)
     assert st.deal is not None
     return st.deal, list(st.history)
 
 
-def play_out(st: State, seed: int, policy: str = "eager", max_steps: int = 5000) -> None:
+def play_out(st: State, seed: int, policy: str = "eager", max_steps: int = 5000,
+             mistakes: float | None = None) -> None:
     """Play the hand `st` on to its end with random legal actions drawn from `seed`
-    (`policy`: ``eager`` prefers wins and claims, ``uniform`` picks any action)."""
+    (`policy`: ``eager`` prefers wins and claims, ``uniform`` picks any action).  With
+    `mistakes` (a rate from 0 to 1) a winner declares correctly except at that rate
+    (`choose_declaration`); None leaves the declaration to `choose` as every other act."""
     rng = random.Random(seed)
     eager = EAGER if policy == "eager" else 0.0
     for _ in range(max_steps):
         acts = st.legal_actions()
         if not acts:
             break
-        st.apply(choose(acts, rng, eager))
+        if mistakes is not None and acts[0].kind == "declare":
+            st.apply(choose_declaration(acts, rng, mistakes))
+        else:
+            st.apply(choose(acts, rng, eager))
+
+
+def choose_declaration(acts: Sequence[Action], rng: random.Random, mistakes: float) -> Action:
+    """The winner's declaration: the correct one (listed first by the machine), or at the
+    rate `mistakes` one of the others listed (a cước left out or one too many)."""
+    if len(acts) > 1 and rng.random() < mistakes:
+        return rng.choice(list(acts[1:]))
+    return acts[0]
 
 
 def render(lines: Sequence[Line], lang: str) -> str:
