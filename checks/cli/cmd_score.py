@@ -442,19 +442,20 @@ def render_declaration(rules: table.Rules, d: cuoc.Declaration, sc: score.Score 
     t = rules.table
     row = t.rows.get("xuong")
     cite = f"  [{row.id}; {row.section}]" if row else ""
-    title = lambda rid: pick(lang, t.rows[rid].title_vi, t.rows[rid].title_en)  # noqa: E731
-    out = ["", say(lang, f"Xướng: {', '.join(title(r) for r in d.named) or '—'}",
-                   f"Declared: {', '.join(title(r) for r in d.named) or '—'}")]
+    def names(rids: Sequence[str], lang_: str) -> str:
+        return ", ".join(t.rows[r].title(lang_) for r in rids) or "—"
+
+    out = ["", say(lang, f"Xướng: {names(d.named, 'vi')}",
+                   f"Declared: {names(d.named, 'en')}")]
     if d.wrong:
-        names = ", ".join(title(r) for r in d.wrong)
-        out.append(say(lang, f"Xướng sai ({names}): không được tiền, phải đền{cite}",
-                       f"A wrong declaration ({names}): nothing is paid, the winner pays "
-                       f"instead{cite}"))
+        out.append(say(lang, f"Xướng sai ({names(d.wrong, 'vi')}): không được tiền, phải "
+                             f"đền{cite}",
+                       f"A wrong declaration ({names(d.wrong, 'en')}): nothing is paid, the "
+                       f"winner pays instead{cite}"))
         return "\n".join(out)
     if d.missing:
-        names = ", ".join(title(r) for r in d.missing)
-        out.append(say(lang, f"Xướng thiếu, mất: {names}{cite}",
-                       f"Left out, so forfeited: {names}{cite}"))
+        out.append(say(lang, f"Xướng thiếu, mất: {names(d.missing, 'vi')}{cite}",
+                       f"Left out, so forfeited: {names(d.missing, 'en')}{cite}"))
     else:
         out.append(say(lang, "Xướng đúng và đủ.", "Correct and complete."))
     if sc is not None:
