@@ -140,3 +140,14 @@ def test_runs_into_one_folder_at_once_keep_every_picture(tmp_path: Path) -> None
         assert (tmp_path / f"t{i}.txt").read_text(encoding="utf-8") in {
             me * 100 for me in "abc"}
     assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_the_docs_state_the_limit_and_the_default_rate_of_the_code() -> None:
+    from chanspec.checks.report import narrate
+
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    chan = (root / "docs" / "chan.md").read_text(encoding="utf-8")
+    assert f"at most {options.MAX_HANDS:,}" in readme and f"at most {options.MAX_HANDS:,}" in chan
+    assert f"default {narrate.DECLARE_MISTAKES}" in readme
+    assert f"default {narrate.DECLARE_MISTAKES}:" in chan

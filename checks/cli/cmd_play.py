@@ -150,6 +150,13 @@ def run(args: argparse.Namespace) -> int:
                 *([f"  cái: {cards.code(deal.cai)}"] if deal.cai is not None else []),
                 ""]
         text = "\n".join(head) + narrate.render(lines, args.lang) + "\n"
+        if pay.has_payment(rules) and st.phase == "over":
+            settled = pay.settle(rules, st)
+            pay_vi, pay_en = pay.words(settled)
+            why_vi, why_en = hand_story.rule_names(rules, settled.rules)
+            text += "\n" + say(args.lang, f"Tính tiền: {pay_vi}", f"Settled: {pay_en}") + "\n"
+            text += say(args.lang, f"theo luật: {why_vi}", f"by the rules: {why_en}",
+                        INDENT) + "\n"
         text += "\n" + say(args.lang,
                            "Phát lại: chanspec play " + _replay_args(args, rules),
                            "Replay: chanspec play " + _replay_args(args, rules)) + "\n"
