@@ -20,7 +20,7 @@ SEEDS = (0, 1, 2)
 
 
 def test_the_builtin_tables_and_which_a_machine_plays() -> None:
-    assert ALL_TABLES == ["chiha", "classic", "family"]
+    assert ALL_TABLES == ["chiha", "classic", "family", "tan"]
     assert TABLES == ["classic", "family"]
     assert {kinds.of(kinds.load(n)).name for n in ALL_TABLES} == set(kinds.names())
 
