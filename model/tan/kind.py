@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from chanspec.model.kind import Kind
 
+from . import game, vocab, words
 from . import table as table_mod
-from . import vocab
 
 KIND = Kind(
     name=table_mod.KIND_NAME,
@@ -15,9 +15,10 @@ KIND = Kind(
     sections=vocab.SECTIONS,
     from_data=table_mod.from_data,
     load=table_mod.load,
-    State=None,
-    Action=None,
-    Deal=None,
-    deal_random=None,
-    commands=frozenset(),
+    State=game.State,
+    Action=game.Action,
+    Deal=game.Deal,
+    deal_random=game.deal_random,
+    commands=frozenset({"play"}),
+    story=words.story,
 )
