@@ -532,10 +532,9 @@ class State:
         a, d = self.attacker, self.defender
         table = self.att + self.beats
         if taken:
-            got = table if p.take_all else self.att
+            got, gone = (table, []) if p.take_all else (self.att, self.beats)
             for c in got:
                 self.hands[d] |= 1 << c
-            gone = [c for c in table if c not in got]
             self.events.append({"type": "took", "seat": d, "cards": p.deck.codes(got),
                                 "rules": [p.rid["play.take"], p.rid["play.take_what"]]})
         else:
@@ -547,9 +546,10 @@ class State:
             self.events.append({"type": "discarded", "n": len(gone),
                                 "rules": [p.rid["play.discard"]]})
         self.att, self.beats, self.queue, self.passed, self.asked = [], [], [], 0, -1
-        for j in range(self.n):  # row refill-order: round the circle from the attacker
-            self._draw((a + j) % self.n, p.hand)
-        if not self.stock:
+        if self.stock:
+            for j in range(self.n):  # row refill-order: round the circle from the attacker
+                self._draw((a + j) % self.n, p.hand)
+        if not self.stock and 0 in self.hands:
             self._outs()
         holders = self._holders()
         if (p.first_out and self.places) or len(holders) <= 1:
