@@ -362,3 +362,28 @@ def test_golden_xa_chu() -> None:
     keep = State(r, st.deal)
     act(keep, "2 no-xa")
     assert keep.phase == "lead"
+
+
+# ---------------------------------------------------------------------- the command line
+
+def test_play_tells_a_seeded_hand_and_refuses_what_tan_lacks(capsys: Any) -> None:
+    from chanspec.checks.cli import app as cli
+
+    assert cli.main(["play", "--ruleset", "tan", "--players", "4", "--seed", "1"]) == 0
+    vi = capsys.readouterr().out
+    assert "Tấn — 4 người, hạt giống 1" in vi and "Ghế 0 chia" in vi
+    assert "Thứ tự về" in vi and "chanspec play --ruleset tan --players 4 --seed 1" in vi
+    assert cli.main(["play", "--ruleset", "tan", "--players", "4", "--seed", "1",
+                     "--lang", "en"]) == 0
+    en = capsys.readouterr().out
+    assert "Tấn — 4 players, seed 1" in en and "Finishing order" in en and "Ghế" not in en
+    # the same seed tells the same hand
+    assert cli.main(["play", "--ruleset", "tan", "--players", "4", "--seed", "1",
+                     "--lang", "en"]) == 0
+    assert capsys.readouterr().out == en
+    for argv in (["play", "--ruleset", "tan", "--json"], ["check", "--ruleset", "tan"],
+                 ["vectors", "--ruleset", "tan", "--out", "x"],
+                 ["play", "--ruleset", "tan", "--option", "attack-pace=several-open"]):
+        assert cli.main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert err.strip() and "Traceback" not in err, argv
