@@ -165,6 +165,9 @@ class Kind:
     deal_random: Callable[..., Any] | None  # (rules, seed) -> Deal
     # the chanspec commands that take this kind's tables; None: every command
     commands: frozenset[str] | None = None
+    # a seeded random hand told line by line, (rules, seed) -> [(vi, en)], for a kind
+    # whose `chanspec play` is that story (None: the command's own narration, Chắn's)
+    story: Callable[..., list[tuple[str, str]]] | None = None
 
     @property
     def has_machine(self) -> bool:

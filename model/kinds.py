@@ -6,8 +6,8 @@ and the findings and vectors saved from them did not move).  This is the only mo
 names kinds: the kinds are imported plainly here, so that ``tests/test_layout.py`` sees
 every arrow, and nothing else imports a kind's record module.
 
->>> load("family").id, of(load("classic")).name, of(load("chiha")).name
-('family', 'chan', 'chiha')
+>>> load("family").id, of(load("classic")).name, of(load("chiha")).name, of(load("tan")).name
+('family', 'chan', 'chiha', 'tan')
 >>> rules("family", 4, lao_thang="off").option("lao-thang")
 'off'
 """
@@ -26,8 +26,9 @@ from . import table as table_mod
 from .chiha import kind as chiha_kind
 from .kind import Kind
 from .table import Problem, Rules, Table, TableError
+from .tan import kind as tan_kind
 
-KINDS: dict[str, Kind] = {k.name: k for k in (chan_kind.KIND, chiha_kind.KIND)}
+KINDS: dict[str, Kind] = {k.name: k for k in (chan_kind.KIND, chiha_kind.KIND, tan_kind.KIND)}
 DEFAULT = chan_kind.KIND.name  # the kind of a table without [ruleset] kind
 
 
@@ -68,7 +69,7 @@ def of(table: Table) -> Kind:
 
 def builtin_names() -> list[str]:
     """The built-in rulesets (``spec/*.toml``), sorted: ``chiha``, ``classic``,
-    ``family``."""
+    ``family``, ``tan``."""
     return table_mod.builtin_names()
 
 

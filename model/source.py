@@ -59,6 +59,7 @@ def cite_section(section: str, lang: str = "en") -> str:
 
 PLACE_RE = re.compile(r"^§(\d+) ([¶•])(\d+) s(\d+)(?:-(\d+))?$")
 HEADED_RE = re.compile(r"^\[([^\]\n;]+)\] ([¶•#])(\d+) s(\d+)(?:-(\d+))?$")
+PLAIN_RE = re.compile(r"^(¶)(\d+) s(\d+)(?:-(\d+))?$")
 FILE_RE = re.compile(r"^[\w.-]+\.txt$")
 ITEM_RE = re.compile(r"^(\d+)\.\s+(\S.*)$")
 HEADING_WORDS = 10
@@ -164,6 +165,13 @@ def places(locator: str) -> list[Place]:
         head, _, tail = place.partition(" ")
         if FILE_RE.match(head):
             file, place = head, tail
+        plain = PLAIN_RE.match(place)
+        if plain:  # a text of paragraphs only: no part, no heading
+            first, last = int(plain.group(3)), int(plain.group(4) or plain.group(3))
+            if last < first:
+                raise LocatorError(f"{place!r}: sentence range ends before it starts")
+            out.append((file, "", "¶", int(plain.group(2)), first, last))
+            continue
         m = PLACE_RE.match(place) or HEADED_RE.match(place)
         if not m:
             raise LocatorError(f"{place!r} is not a place like '§3 •1 s1' or "
@@ -185,6 +193,8 @@ def _blocks(seeds: Path, file: str, where: str, kind: str,
             raise LocatorError(f"no seed file {file!r} in {seeds}")
         cache[file] = path.read_text(encoding="utf-8")
     text = cache[file]
+    if not where:
+        return file, parse_plain(text)
     if where.startswith("["):
         heading = where[1:-1]
         found = parse_headed(text).get(heading, [])
@@ -224,11 +234,19 @@ def resolve(locator: str, seeds: Path) -> list[str]:
     return out
 
 
+def parse_plain(text: str) -> list[list[str]]:
+    """The paragraphs of a text without parts or headings (003): every non-empty line
+    after the title, each as its sentences."""
+    return [sentences(raw.strip()) for raw in text.splitlines() if raw.strip()][1:]
+
+
 def all_sentences(text: str) -> list[str]:
-    """Every sentence of a seed text, in either format (for the no-pasting test)."""
+    """Every sentence of a seed text, in any format (for the no-pasting test)."""
     out = [s for p in parse(text).values() for b in p.paragraphs + p.bullets for s in b]
     for secs in parse_headed(text).values():
         for sec in secs:
             for b in sec.paragraphs + sec.bullets + list(sec.items.values()):
                 out += b
+    if not out:  # neither parts nor headings (003): a run of paragraphs
+        out = [s for b in parse_plain(text) for s in b]
     return out

@@ -139,8 +139,9 @@ MACHINE_DEFAULTS = {"eating.split_chan_rule": "allowed", "eating.no_split_scope_
 # Where a row's words are in the family's text: "<seed file> §<part> ¶<n>|•<n> s<m>[-<k>]",
 # several places separated by "; " (paragraph or bullet n of part, sentence m of it).
 # A text without numbered parts is placed by heading: "[<heading>] ¶<n>|•<n>|#<n> s<m>[-<k>]"
-# (# a numbered item under the heading); a place may name another seed file first.
-_PLACE = r"(?:§\d+ [¶•]\d+|\[[^\]\n;]+\] [¶•#]\d+) s\d+(?:-\d+)?"
+# (# a numbered item under the heading); a text of paragraphs only (003) by "¶<n> s<m>";
+# a place may name another seed file first.
+_PLACE = r"(?:§\d+ [¶•]\d+|\[[^\]\n;]+\] [¶•#]\d+|¶\d+) s\d+(?:-\d+)?"
 _FILE = r"[\w.-]+\.txt"
 LOCATOR_RE = re.compile(rf"^{_FILE} {_PLACE}(?:; (?:{_FILE} )?{_PLACE})*$")
 # The turn the machine plays: a table whose [turn] names another `flow` is loaded and its

@@ -17,11 +17,14 @@ ALL_TABLES = kinds.builtin_names()
 # the tables a machine plays (a kind whose machine is not written yet loads, but plays nothing)
 TABLES = kinds.builtin_of(lambda k: k.has_machine)
 SEEDS = (0, 1, 2)
+# random play stops here: a kind's rules may allow endless play (Tấn's row after-take as
+# written lets two seats hand one unbeatable card back and forth)
+STEP_CAP = 3000
 
 
 def test_the_builtin_tables_and_which_a_machine_plays() -> None:
-    assert ALL_TABLES == ["chiha", "classic", "family"]
-    assert TABLES == ["classic", "family"]
+    assert ALL_TABLES == ["chiha", "classic", "family", "tan"]
+    assert TABLES == ["classic", "family", "tan"]
     assert {kinds.of(kinds.load(n)).name for n in ALL_TABLES} == set(kinds.names())
 
 
@@ -48,7 +51,7 @@ def _play(name: str, seed: int):  # type: ignore[no-untyped-def]
     st = kind.State.new(rules, seed)
     rng = random.Random(seed)
     yield st
-    while not st.is_terminal() and st.legal_actions():
+    while not st.is_terminal() and st.legal_actions() and len(st.history) < STEP_CAP:
         st.apply(rng.choice(st.legal_actions()))
         yield st
 
@@ -94,7 +97,10 @@ def test_answers_at_a_simultaneous_node_commute(name: str) -> None:
                 b.apply(x)
             assert a.fingerprint() == b.fingerprint()
             seen += 1
-    assert seen > 0
+    if kinds.of(kinds.load(name)).name == kinds.DEFAULT:
+        assert seen > 0  # Chắn's claim windows are simultaneous nodes
+    else:
+        assert seen == 0  # a kind that presents one seat at a time (Tấn)
 
 
 def test_a_kind_without_a_machine_is_refused_by_the_commands_that_play() -> None:
@@ -115,6 +121,10 @@ def test_a_kind_without_a_machine_is_refused_by_the_commands_that_play() -> None
 
 @pytest.mark.parametrize("name", TABLES)
 def test_each_builtin_table_has_committed_findings_and_vectors(name: str) -> None:
+    kind = kinds.of(kinds.load(name))
+    if not (kind.supports("check") and kind.supports("vectors")):
+        pytest.skip(f"kind {kind.name!r} takes neither check nor vectors yet: no findings "
+                    "or vectors to commit")
     findings = ROOT / ("OPEN_QUESTIONS.json" if name == "family" else f"OPEN_QUESTIONS-{name}.json")
     vectors = ROOT / "vectors" / ("" if name == "family" else name) / "index.json"
     assert findings.is_file(), findings

@@ -44,7 +44,7 @@ from chanspec.checks.cli.options import (
 )
 from chanspec.checks.output import check_output_file, say, write_atomic
 from chanspec.checks.report import hand_story, narrate
-from chanspec.model import cai, cards, pay, session
+from chanspec.model import cai, cards, kinds, pay, session
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -117,6 +117,9 @@ def run(args: argparse.Namespace) -> int:
     if args.out is not None:
         check_output_file(args.out)
     rules = resolve(args)
+    story = kinds.of(rules.table).story
+    if story is not None:  # a kind that tells its own hands (Tấn)
+        return _run_story(args, rules, story)
     if not 0 <= args.opener < rules.players:
         print(say(args.lang, f"--opener phải là một chỗ ngồi từ 0 đến {rules.players - 1}",
                   f"--opener must be a seat 0..{rules.players - 1}"), file=sys.stderr)
@@ -161,6 +164,36 @@ def run(args: argparse.Namespace) -> int:
                            "Phát lại: chanspec play " + _replay_args(args, rules),
                            "Replay: chanspec play " + _replay_args(args, rules)) + "\n"
     return _emit(args, text)
+
+
+def _run_story(args: argparse.Namespace, rules: Any, story: Any) -> int:
+    """A hand of a kind with its own story (`Kind.story`): the seeded random hand told
+    line by line; what only Chắn's hands have is refused in one line."""
+    name = kinds.of(rules.table).name
+    for flag, given in (("--json", args.json), ("--hands", args.hands is not None),
+                        ("--drawer", args.drawer is not None), ("--thong", bool(args.thong)),
+                        ("--opener", args.opener != 0),
+                        ("--policy", args.policy != "eager")):
+        if given:
+            print(say(args.lang, f"chanspec play: {flag} chưa dùng được cho loại {name!r}",
+                      f"chanspec play: {flag} is not available for kind {name!r} yet"),
+                  file=sys.stderr)
+            return 2
+    lines = story(rules, args.seed)
+    opts = non_default_options(rules)
+    shown = ", ".join(f"{k}={v}" for k, v in opts.items())
+    head = [say(args.lang, f"{rules.table.title_vi} — {rules.players} người, hạt giống "
+                f"{args.seed} (chọn ngẫu nhiên đều)",
+                f"{rules.table.title_en} — {rules.players} players, seed {args.seed} "
+                "(uniform random choices)"),
+            say(args.lang, "Tuỳ chọn khác mặc định: " + (shown or "không có"),
+                "Options off their default: " + (shown or "none")), ""]
+    body = [say(args.lang, vi, en) for vi, en in lines]
+    again = f"--ruleset {args.ruleset} --players {rules.players} --seed {args.seed}" + "".join(
+        f" --option {k}={v}" for k, v in opts.items())
+    tail = ["", say(args.lang, "Phát lại: chanspec play " + again,
+                    "Replay: chanspec play " + again)]
+    return _emit(args, "\n".join(head + body + tail) + "\n")
 
 
 def _emit(args: argparse.Namespace, text: str) -> int:
