@@ -283,3 +283,22 @@ def test_every_legal_action_told_in_its_state_reads_back_true(name: str, seed: i
             if a.kind in ("eat", "pass", "chiu", "u", "chiu-u"):
                 for lang, text in zip(("vi", "en"), scenario.describe_action(s, a), strict=True):
                     assert truth.verdicts([truth.Told("moved", lang, text, later)]), text
+
+
+def test_a_wrong_account_of_who_wanted_the_card_is_caught() -> None:
+    """The answers a step tells (who wanted the card, as what, and who got it) are the
+    machine's: planted changes to an answer or to the seat that gets the card fail."""
+    told = [x for x in truth.told(TABLES["classic"], _retold("classic"))
+            if x.mode == truth.ANSWERED and x.lang == "vi" and " — ghế " in x.text]
+    assert told and truth.verdicts(told) == []
+    t = told[0]
+    m = re.search(r" — ghế (\d+) được quân", t.text)
+    assert m is not None
+    other = next(s for s in range(4) if s != int(m.group(1)))
+    for planted in (t.text.replace(m.group(0), f" — ghế {other} được quân", 1),
+                    t.text.replace("muốn ù", "bỏ qua", 1) if "muốn ù" in t.text else
+                    t.text.replace("muốn Chíu", "bỏ qua", 1)):
+        assert planted != t.text
+        bad = truth.verdicts([truth.Told(t.where, "vi", planted, t.state, truth.ANSWERED,
+                                         step=t.step)])
+        assert bad, planted

@@ -8,7 +8,8 @@ the Mermaid diagram and the report's divergence picture.  `check(table, doc)` re
 every told action under the reading it is told for, in the state it is told in, and
 returns what is untrue: an action that is not legal there, a card that is not the one on
 offer, a partner that is not in the hand, an eat told as a chắn that is a cạ (or the
-other way round), an action told as forbidden that the reading allows.
+other way round), an action told as forbidden that the reading allows, a step's account
+of who wanted the card on offer and who got it that is not the machine's.
 
 The told sentences are read back by patterns of their own (`read`), not by the words
 function that wrote them (`scenario.describe_action`), so a wrong sentence cannot be
@@ -170,6 +171,7 @@ def _actions(c: Claim, pool: Sequence[Action] = ()) -> list[Action]:
 
 
 ALLOWED, FORBIDDEN, ABSENT = "allowed", "forbidden", "absent"
+ANSWERED = "answered"  # a step's account of who wanted the card on offer and who got it
 
 
 def untrue_in(st: State, c: Claim, mode: str = ALLOWED,
@@ -243,6 +245,7 @@ class Told:
     state: State
     mode: str = ALLOWED
     pool: tuple[Action, ...] = ()  # the actions a told choice among several is drawn from
+    step: Action | None = None  # ``answered``: the action the step applies
 
 
 def _rules(table: Table, w: Mapping[str, Any], value: str | None) -> Rules:
@@ -286,8 +289,15 @@ def told_in_witness(table: Table, w: Mapping[str, Any], where: str) -> Iterator[
         st = State(_rules(table, w, v), deal)
         for i, act in enumerate(path, 1):
             for lang in ("vi", "en"):
-                yield Told(f"{where} step {i} ({v or 'defaults'})", lang,
-                           _head(steps[i][f"action_{lang}"]), st.copy())
+                text = steps[i][f"action_{lang}"]
+                here = f"{where} step {i} ({v or 'defaults'})"
+                yield Told(here, lang, _head(text), st.copy())
+                asked = [p for p in text.split("; ") if p.startswith(_ASKED[lang])]
+                if (asked or _answers_closing(st, act)) and v == a:
+                    # who gets the card is told under the scenario's own reading (the
+                    # deciding row is quoted with its value): the last shared step may
+                    # be the very place where another reading gives it to another seat
+                    yield Told(here, lang, text, st.copy(), ANSWERED, step=act)
             st.apply(act)
     if a is None or b is None:
         return
@@ -409,11 +419,93 @@ def told_in_report(table: Table, doc: Mapping[str, Any]) -> Iterator[Told]:
                                        f"report {rid} picture")
 
 
+_ASKED = {"vi": "được hỏi về ", "en": "asked about "}
+_ANSWER = {
+    "vi": [(re.compile(rf"^ghế (\d+) muốn (ăn|nhận lại để ăn) với {_C} thành (Chắn|Cạ)$"), ""),
+           (re.compile(r"^ghế (\d+) muốn ù$"), "u"),
+           (re.compile(r"^ghế (\d+) muốn Chíu-Ù$"), "chiu-u"),
+           (re.compile(r"^ghế (\d+) muốn Chíu$"), "chiu"),
+           (re.compile(r"^ghế (\d+) bỏ qua$"), "pass")],
+    "en": [(re.compile(rf"^seat (\d+) wants to (eat|take back) it with {_C} as a (chắn|cạ)$"),
+            ""),
+           (re.compile(r"^seat (\d+) wants to win \(ù\)$"), "u"),
+           (re.compile(r"^seat (\d+) wants to win by chíu$"), "chiu-u"),
+           (re.compile(r"^seat (\d+) wants to chíu$"), "chiu"),
+           (re.compile(r"^seat (\d+) passes$"), "pass")]}
+_EATS = {"ăn": "eat", "nhận lại để ăn": "reclaim", "eat": "eat", "take back": "reclaim"}
+_GETS = {"vi": (re.compile(r" — ghế (\d+) được quân: "), re.compile(r"^chỉ ghế (\d+) muốn lấy$")),
+         "en": (re.compile(r" — seat (\d+) gets it: "), re.compile(r"^only seat (\d+) claims it$"))}
+
+
+def _answers_closing(st: State, act: Action) -> dict[int, Action] | None:
+    """The answers a window holds once `act` is given, when `act` is the last one it
+    waits for and several seats were asked (what `scenario.describe_resolution` tells)."""
+    w = st.window
+    if st.phase != "window" or w is None or act.kind == "timeout":
+        return None
+    answers = {**w.responses, act.seat: act}
+    return answers if set(answers) == set(w.options) and len(answers) >= 2 else None
+
+
+def untrue_answers(st: State, act: Action, text: str, lang: str) -> str | None:
+    """Why a step's account of a window's answers is untrue (None when true): the card
+    asked about, every seat's answer (its kind, partner and chắn or cạ), and the seat
+    that gets the card, against the answers the machine holds once `act` is given and
+    its verdict on them (`State.claim_verdict`)."""
+    answers = _answers_closing(st, act)
+    parts = text.split("; ")
+    asked = [p for p in parts if p.startswith(_ASKED[lang])]
+    if answers is None or not asked:
+        return ("the step tells no answers, yet several seats were asked" if answers
+                else "the step tells answers, yet no window closes here")
+    assert st.window is not None
+    x = st.window.card
+    body = asked[0][len(_ASKED[lang]):]
+    offer, _, rest = body.partition(": ")
+    if offer != cards.name(x):
+        return f"the card asked about is {cards.name(x)}, not {offer}"
+    said, _, why = rest.partition(" — ")
+    told: dict[int, Action] = {}
+    for item in said.split(", "):
+        for pat, kind in _ANSWER[lang]:
+            m = pat.match(item)
+            if m is None:
+                continue
+            seat = int(m.group(1))
+            if kind:
+                told[seat] = Action(kind, seat)
+                break
+            y = _f(m.group(3))
+            if (_HOW[m.group(4)] == "chan") != (y == x):
+                return f"{item!r}: {cards.name(x)} with {cards.name(y)} is no {m.group(4)}"
+            told[seat] = Action(_EATS[m.group(2)], seat, y)
+            break
+        else:
+            return f"an answer this check cannot read: {item!r}"
+    if told != answers:
+        return (f"told answers {sorted(a.code() for a in told.values())}, the machine's "
+                f"{sorted(a.code() for a in answers.values())}")
+    best, beaten = st.claim_verdict(answers)
+    gets = [int(m.group(1)) for p in (_GETS[lang][0].search(asked[0]),) if p for m in (p,)]
+    gets += [int(m.group(1)) for p in parts if (m := _GETS[lang][1].match(p))]
+    if best is None:
+        return f"told that seat {gets[0]} gets the card; nobody does" if gets else None
+    if gets != [best.seat]:
+        return f"told that {gets or 'nobody'} gets the card; seat {best.seat} does"
+    return None
+
+
 def verdicts(items: Sequence[Told] | Iterator[Told]) -> list[Untrue]:
     """What is untrue among told actions."""
     out: list[Untrue] = []
     titles: dict[tuple[int, str], dict[str, str]] = {}
     for t in items:
+        if t.mode == ANSWERED:
+            assert t.step is not None
+            why = untrue_answers(t.state, t.step, t.text, t.lang)
+            if why is not None:
+                out.append(Untrue(t.where, t.text, why))
+            continue
         key = (id(t.state.rules.table), t.lang)
         if key not in titles:
             titles[key] = cuoc_titles(t.state.rules.table, t.lang)
