@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from chanspec.checks.findings import compute, render, scenario, witness
+from chanspec.checks.findings import compute, render, scenario
 from chanspec.checks.report import site
 from chanspec.model import cards, table
 from chanspec.model.game import Action, Deal, State, deal_random
@@ -69,19 +69,7 @@ def _doc() -> dict[str, Any]:
     doc: dict[str, Any] = json.loads((ROOT / compute.FILE_NAME).read_text(encoding="utf-8"))
     if doc.get("table_digest") == compute.table_digest(TABLE):
         return doc
-    for rid, q in doc["questions"].items():
-        if rid not in TABLE.rows or not TABLE.rows[rid].is_choice:
-            continue
-        for key in ("witness", "full_witness"):
-            w = q.get(key)
-            if not w:
-                continue
-            acts = [tuple(Action.parse(x) for x in w[k]) for k in ("path", "only_a", "only_b")]
-            d = witness.Divergence(0, Deal.from_json(w["deal"]), acts[0], acts[1], acts[2],
-                                   w["result_a"], w["result_b"], 0, 0.0)
-            fresh = compute._witness_doc(TABLE, w["scale"], w["players"], rid, w["value_a"],
-                                         w["value_b"], d)
-            w["steps"], w["effects"] = fresh["steps"], fresh["effects"]
+    doc = compute.retell(TABLE, doc)
     doc["table_digest"] = compute.table_digest(TABLE)
     return doc
 

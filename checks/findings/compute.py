@@ -115,12 +115,13 @@ def default_path(ruleset: str = "family") -> Path:
 
 
 def _describe_actions(st: State, acts: Sequence[Action]) -> tuple[str, str]:
-    """The actions in words; several discards (or returns) of one seat as one phrase."""
+    """The actions in words, each told in `st` (the state it is legal in); several
+    discards, returns or declarations of one seat as one phrase."""
     if not acts:
         return "không có", "none"
     groups: dict[tuple[int, str], list[Action]] = {}
     for a in acts:
-        key = (a.seat, a.kind) if a.kind in ("discard", "return") else (a.seat, repr(a))
+        key = (a.seat, a.kind) if a.kind in GROUPED else (a.seat, repr(a))
         groups.setdefault(key, []).append(a)
     parts = []
     for (seat, kind), group in groups.items():
@@ -132,6 +133,9 @@ def _describe_actions(st: State, acts: Sequence[Action]) -> tuple[str, str]:
         if kind == "discard":
             parts.append((f"Ghế {seat} đánh một trong {n_vi} quân: {names}",
                           f"Seat {seat} discards one of {n_en} cards: {names}"))
+        elif kind == "declare":
+            parts.append((f"Ghế {seat} xướng theo một trong {n_vi} cách",
+                          f"Seat {seat} declares in one of {n_en} ways"))
         else:
             parts.append((f"Ghế {seat} trả về cửa bị ngắt một trong {n_vi} quân: {names}",
                           f"Seat {seat} returns one of {n_en} cards to the interrupted gate: "
@@ -139,17 +143,30 @@ def _describe_actions(st: State, acts: Sequence[Action]) -> tuple[str, str]:
     return "; ".join(p[0] for p in parts), "; ".join(p[1] for p in parts)
 
 
+GROUPED = ("discard", "return", "declare")  # told as one choice per seat when several
+
+
 def effects(table: Table, name: str, players: int, opt: str, deal: Deal,
-            path: Sequence[Action], diff: Sequence[Action]) -> dict[str, dict[str, str]]:
+            path: Sequence[Action], only: Mapping[str, Sequence[Action]]
+            ) -> dict[str, dict[str, str]]:
     """What each value of `opt` allows at the end of the witness path (found at the scale
-    called `name`, or at full size: `scale.rules_for`)."""
+    called `name`, or at full size: `scale.rules_for`) among the actions only one of the
+    two readings of the witness allows (`only`: reading -> those actions).  What a value
+    allows is told in its own state; what it does not allow, in the state of the reading
+    that allows it (which may have another card on offer), named beside it."""
     base = table
-    out: dict[str, dict[str, str]] = {}
-    for v in base.rows[opt].values:
-        r = scale.rules_for(base, name, players, {opt: v})
+    row = base.rows[opt]
+    ends: dict[str, State | None] = {}
+    for v in row.values:
         try:
-            st = State.replay(r, deal, path)
+            ends[v] = State.replay(scale.rules_for(base, name, players, {opt: v}), deal, path)
         except Exception:  # noqa: BLE001 - the path itself is illegal under this value
+            ends[v] = None
+    diff = [a for acts in only.values() for a in acts]
+    out: dict[str, dict[str, str]] = {}
+    for v in row.values:
+        st = ends[v]
+        if st is None:
             out[v] = {"vi": "Với giá trị này tình huống không xảy ra (một bước trước đó "
                             "không hợp lệ).",
                       "en": "Under this value the scenario cannot happen (an earlier step "
@@ -165,30 +182,40 @@ def effects(table: Table, name: str, players: int, opt: str, deal: Deal,
                       "en": "Nobody has a legal move: the hand is stuck."}
             continue
         if not diff and path:  # restriction-mode=penalise: the last act, a fault or not
-            before = len(State.replay(r, deal, path[:-1]).faults)
+            before = len(State.replay(scale.rules_for(base, name, players, {opt: v}), deal,
+                                      path[:-1]).faults)
             vi, en = scenario.result_text(witness._fault_result(witness.faults(st), before))
             out[v] = {"vi": f"Bước cuối: {vi}.", "en": f"The last step: {en}."}
             continue
         yes = [a for a in diff if a in legal]
-        no = [a for a in diff if a not in legal]
         yvi, yen = _describe_actions(st, yes)
-        nvi, nen = _describe_actions(st, no)
-        vi = (f"Được phép: {yvi}." if yes else "") + (f" Không được: {nvi}." if no else "")
-        en = (f"Allowed: {yen}." if yes else "") + (f" Not allowed: {nen}." if no else "")
+        vi = f"Được phép: {yvi}." if yes else ""
+        en = f"Allowed: {yen}." if yes else ""
+        for src, acts in only.items():
+            there = ends[src]
+            no = [a for a in acts if a not in legal]
+            if not no or there is None:
+                continue
+            nvi, nen = _describe_actions(there, no)
+            vi += f" Không được (với «{row.label(src, 'vi')}» thì được): {nvi}."
+            en += f" Not allowed (allowed under «{row.label(src, 'en')}»): {nen}."
         out[v] = {"vi": vi.strip(), "en": en.strip()}
     return out
 
 
 def _witness_doc(table: Table, name: str, players: int, opt: str, a: str, b: str,
                  d: witness.Divergence) -> dict[str, Any]:
+    """A witness as saved: its machine data and its story, each action told in the state
+    it happens in, under the reading it is told for (the shared path under `a`)."""
     r = scale.rules_for(table, name, players, {opt: a})
     row = table.rows[opt]
     steps = scenario.narrate(r, d.deal, d.path)
-    st = State.replay(r, d.deal, d.path)
     diff = list(d.only_a) + list(d.only_b)
     if diff:
-        avi, aen = _describe_actions(st, d.only_a)
-        bvi, ben = _describe_actions(st, d.only_b)
+        sa = State.replay(r, d.deal, d.path)
+        sb = State.replay(scale.rules_for(table, name, players, {opt: b}), d.deal, d.path)
+        avi, aen = _describe_actions(sa, d.only_a)
+        bvi, ben = _describe_actions(sb, d.only_b)
         last_vi = (f"Tại đây hai cách hiểu khác nhau — chỉ «{row.label(a, 'vi')}» cho phép: "
                    f"{avi}; chỉ «{row.label(b, 'vi')}» cho phép: {bvi}")
         last_en = (f"Here the readings part ways — only «{row.label(a, 'en')}» allows: {aen}; "
@@ -206,7 +233,40 @@ def _witness_doc(table: Table, name: str, players: int, opt: str, a: str, b: str
             "only_b": [x.code() for x in d.only_b],
             "result_a": d.result_a, "result_b": d.result_b,
             "steps": [s.as_report() for s in steps],
-            "effects": effects(table, name, players, opt, d.deal, d.path, diff)}
+            "effects": effects(table, name, players, opt, d.deal, d.path,
+                               {a: d.only_a, b: d.only_b})}
+
+
+def retell(table: Table, doc: Mapping[str, Any]) -> dict[str, Any]:
+    """`doc` with every saved witness told again by today's narrator from its machine
+    data (deal, path, the actions only one reading allows, the results): its steps and
+    its "what happens" table.  The searches and frequencies are kept as they are, so this
+    takes seconds where `compute` takes minutes; what `compute` would write for the
+    same witnesses is the same."""
+    out: dict[str, Any] = json.loads(json.dumps(doc))
+    for rid, q in out.get("questions", {}).items():
+        if rid not in table.rows or not table.rows[rid].is_choice:  # settled since
+            continue
+        for key in ("witness", "full_witness"):
+            w = q.get(key)
+            if not w:
+                continue
+            acts = [tuple(Action.parse(x) for x in w[k]) for k in ("path", "only_a", "only_b")]
+            d = witness.Divergence(int(w.get("hand", 0)), Deal.from_json(w["deal"]), acts[0],
+                                   acts[1], acts[2], w["result_a"], w["result_b"], 0, 0.0)
+            fresh = _witness_doc(table, w["scale"], int(w["players"]), rid, w["value_a"],
+                                 w["value_b"], d)
+            w["steps"], w["effects"] = fresh["steps"], fresh["effects"]
+    for e in out.get("extra", []):
+        w = e["witness"]
+        r = scale.scaled_rules(table, scale.ALL_SCALES[w["scale"]])
+        deal, path = Deal.from_json(w["deal"]), [Action.parse(x) for x in w["path"]]
+        last = w["steps"][-1]
+        steps = scenario.narrate(r, deal, path)
+        steps.append(scenario.Step(len(steps), last["seat"], last["action_vi"],
+                                   last["action_en"]))
+        w["steps"] = [s.as_report() for s in steps]
+    return out
 
 
 def full_witness(table: Table, p: Mapping[str, Any], opt: str,

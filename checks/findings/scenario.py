@@ -29,7 +29,7 @@ KIND_VI = {
 KIND_EN = {
     "u": "wins (ù)", "chiu-u": "wins by chíu (chíu-ù)", "chiu": "takes by chíu",
     "eat": "eats", "reclaim": "takes back to eat", "pass": "passes", "discard": "discards",
-    "return": "returns", "timeout": "times out",
+    "return": "returns", "timeout": "times out", "declare": "declares",
 }
 
 
@@ -98,6 +98,12 @@ def describe_action(st: State, a: Action) -> tuple[str, str]:
         return (f"{who_vi} trả {c} về cửa bị ngắt", f"{who_en} returns {c} to the interrupted gate")
     if k == "timeout":
         return (f"{who_vi} im lặng quá giờ", f"{who_en} stays silent past the deadline")
+    if k == "declare":
+        rows = st.rules.table.rows
+        named_vi = ", ".join(rows[r].title("vi") if r in rows else r for r in a.cuoc)
+        named_en = ", ".join(rows[r].title("en") if r in rows else r for r in a.cuoc)
+        return (f"{who_vi} xướng: {named_vi or 'không cước nào'}",
+                f"{who_en} declares: {named_en or 'no cước'}")
     return (f"{who_vi} {k} {c}", f"{who_en} {k} {c}")
 
 
