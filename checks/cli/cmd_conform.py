@@ -9,7 +9,8 @@ first printed step by step; each saved as a game log for ``chanspec replay``).
 
 Exit codes: 0 no mismatch in N hands, 1 a difference or an engine failure (timeout,
 crash, garbage output, protocol error), 2 bad input (a bad flag value, an engine command
-that does not exist or is not executable).
+that does not exist or is not executable), 70 chanspec failed on its own side while
+comparing a hand (a bug in chanspec: the hand is saved as a log and named).
 """
 
 from __future__ import annotations
@@ -174,6 +175,14 @@ def run(args: argparse.Namespace) -> int:
             stem, dot, ext = saved.rpartition(".")
             d.saved = f"{stem}-{i + 1}.{ext}" if dot and "/" not in ext else f"{saved}-{i + 1}"
             write_atomic(d.saved, logs.dumps(d.log))
+    if result.internal:
+        # chanspec's own failure: never blamed on the input, and the hand is kept
+        where = saved or "(the hand is under \"game_log\" in the JSON)"
+        print(say(args.lang, f"chanspec conform: lỗi nội bộ của chanspec (không phải của "
+                  f"engine): {result.internal}; ván đó đã lưu: {where}; xin báo lỗi này",
+                  f"chanspec conform: internal error in chanspec (not the engine's): "
+                  f"{result.internal}; the hand is saved: {where}; please report it"),
+              file=sys.stderr)
     if args.json:
         out = result.as_json()
         out["log"] = saved

@@ -42,7 +42,7 @@ from chanspec.checks.conform.refengine import (
     state_json,
 )
 from chanspec.checks.output import count
-from chanspec.model import cai, cards
+from chanspec.model import cai, cards, win
 from chanspec.model import table as table_mod
 from chanspec.model.game import CLAIM_KINDS, Action, Deal, State
 from hypothesis import strategies as st
@@ -51,6 +51,7 @@ DEFAULT_MAX_STEPS = 400
 SENT_AHEAD = 2  # hands a campaign sends an engine before reading the current one's answers
 DEFAULT_SHRINK_BUDGET = 300  # hands replayed while shrinking, after the first failure
 CLAIM_STYLES = ("all-at-once", "one-seat-at-a-time")
+INTERNAL_EXIT = 70  # chanspec failed on its own side (the CLI's internal-error code)
 
 
 @dataclass(frozen=True)
@@ -389,8 +390,14 @@ def _deciding_rules(ref: State, a: Action, more: bool) -> tuple[str, ...]:
     the rules refuse, the win judgement's own rows when the hand is not complete (the
     first reason `explain` gives may be a window rule that also happens to refuse it)."""
     if more and a.kind in ("u", "chiu-u") and ref.phase == "window" and ref.window:
-        v = ref.engine.judge(ref.held_faces(a.seat), ref.laid[a.seat], ref.window.card,
-                             a.kind)  # type: ignore[arg-type]
+        try:
+            v = ref.engine.judge(ref.held_faces(a.seat), ref.laid[a.seat], ref.window.card,
+                                 a.kind)  # type: ignore[arg-type]
+        except win.HandError:
+            # the seat cannot even make that claim on this card (a chíu-ù without three
+            # concealed copies: the engine is at another card, or counts otherwise):
+            # the reason `explain` gives is the one that decides
+            return ref.explain(a).rules
         if not v.win:
             return tuple(v.rules)
     return ref.explain(a).rules
@@ -508,6 +515,7 @@ class HandResult:
     sent: table_mod.Rules | None = None
     sent_actions: list[Action] = field(default_factory=list)  # as sent to the engine
     asked: int = 0  # engine steps into the current window (one-seat-at-a-time)
+    internal: str = ""  # chanspec's own failure in this hand (a bug in chanspec)
 
 
 class _Prepared(NamedTuple):
@@ -595,6 +603,12 @@ class Runner:
             self._play(hr, hr.sent, target, stop_first, pre)
         except EngineError as exc:
             hr.error = exc
+        except Exception as exc:  # noqa: BLE001 - chanspec's own bug: kept with its hand
+            hr.internal = f"{type(exc).__name__}: {exc}"
+            try:
+                self.engine.drain()
+            except EngineError:
+                pass  # a broken engine shows in the next hand, if there is one
         return hr
 
     def _start_req(self, rules: table_mod.Rules, deal: Deal) -> dict[str, Any]:
@@ -1166,9 +1180,12 @@ class CampaignResult:
     jobs: int = 1
     stopped: str = ""  # why generation stopped before --hands (max-differences, first)
     readings: dict[str, str] = field(default_factory=dict)  # chanspec's overrides
+    internal: str = ""  # chanspec failed (its own bug) in a hand: the hand is in `log`
 
     @property
     def exit_code(self) -> int:
+        if self.internal:
+            return INTERNAL_EXIT
         if self.error is not None and self.error.kind == "start":
             return 2
         return 0 if self.status == "conforming" else 1
@@ -1188,6 +1205,7 @@ class CampaignResult:
                 "deal": sc.deal.as_json(), "actions": [a.as_json() for a in sc.actions]},
             "mismatch": None if self.mismatch is None else self.mismatch.as_json(),
             "engine_error": None if self.error is None else self.error.as_json(),
+            "internal_error": self.internal or None,
         }
 
 
@@ -1208,6 +1226,7 @@ class _Collector:
         self.steps = 0
         self.mismatches = 0
         self.error: tuple[int, EngineError, HandResult] | None = None
+        self.internal: tuple[int, HandResult] | None = None  # chanspec's own failure
         self.stop = threading.Event()
         self.stopped = ""
 
@@ -1216,6 +1235,11 @@ class _Collector:
             if hr.error is not None:
                 if self.error is None or index < self.error[0]:
                     self.error = (index, hr.error, hr)
+                self.stop.set()
+                return
+            if hr.internal:
+                if self.internal is None or index < self.internal[0]:
+                    self.internal = (index, hr)
                 self.stop.set()
                 return
             self.hands += 1
@@ -1356,6 +1380,13 @@ def campaign(command: str | Sequence[str], *, hands: int = 100, seed: int | None
         result.status, result.error = "engine-error", err
         result.scenario = Scenario(hr.rules, hr.deal, tuple(hr.actions))
         result.log = failure_log(result)
+    elif col.internal is not None:
+        _, hr = col.internal
+        result.status, result.internal = "internal-error", hr.internal
+        result.scenario = Scenario(hr.rules, hr.deal, tuple(hr.actions))
+        result.log = failure_log(result)
+        result.seconds = time.monotonic() - t0
+        return result
     diffs = sorted(col.by_key.values(), key=lambda d: (d.first_hand, d.first_pos))
     result.differences = diffs
     if diffs:
@@ -1530,6 +1561,8 @@ def failure_log(result: CampaignResult) -> list[dict[str, Any]]:
         summary["mismatch"] = m.as_json()
     if result.error is not None:
         summary["engine_error"] = {"kind": result.error.kind, "message": result.error.message}
+    if result.internal:
+        summary["internal_error"] = result.internal
     return scenario_log(sc, m, summary)
 
 
