@@ -359,7 +359,8 @@ class Window:
     def copy(self) -> Window:
         """A copy whose answers can change independently (the claim lists, which are
         never changed once made, are shared)."""
-        w = _copy.copy(self)
+        w = Window.__new__(Window)
+        w.__dict__.update(self.__dict__)
         w.responses = dict(self.responses)
         return w
 
@@ -530,6 +531,9 @@ class State:
         self._plan = _plan(rules)
         # per seat, an index of its marks (None: to rebuild); see _ban_index
         self._bans: list[dict[str, Any] | None] = [None] * self.n
+        # per seat, whether that index is shared with a copy (then read only: the first
+        # change drops it, to be rebuilt on next use)
+        self._bans_shared: list[bool] = [False] * self.n
         # the cước the winner truly holds (phase declare), worked out once
         self._truth: Judgement | None = None
         if deal is not None:
@@ -711,12 +715,13 @@ class State:
                     ids.append(m.via)
             idx["no-discard"] = self._no_discard(self.marks[seat], self.discarded[seat])
             self._bans[seat] = idx
+            self._bans_shared[seat] = False
         return idx
 
     def _discarded(self, seat: int, face: int) -> None:
         self.discarded[seat].add(face)
         idx = self._bans[seat]
-        if idx is not None and "discard-ca-eaten" in idx:
+        if idx is not None and (self._bans_shared[seat] or "discard-ca-eaten" in idx):
             self._bans[seat] = None  # rebuilt on next use
         elif idx is not None and "discard-ca-pair" in idx:
             idx["no-discard"] |= self._plan.ca_partners[face]
@@ -1409,7 +1414,7 @@ class State:
     def _mark(self, seat: int, rule: str, ban: str, face: int | None, via: str = "") -> None:
         self.marks[seat].append(Mark(rule, ban, face, len(self.history) - 1, via))
         idx = self._bans[seat]
-        if ban == "discard-ca-eaten":
+        if ban == "discard-ca-eaten" or (idx is not None and self._bans_shared[seat]):
             self._bans[seat] = None  # rebuilt on next use
         elif idx is not None:  # keep the index up to date rather than rebuild it
             ids = idx.setdefault(ban, {}).setdefault(face, [])
@@ -1765,7 +1770,11 @@ class State:
         c.faults = list(self.faults)
         c._truth = self._truth
         c._plan = self._plan
-        c._bans = [None] * self.n  # indexes are updated in place: rebuilt lazily
+        # the ban indexes are shared until one side changes a seat's marks (`_mark`,
+        # `_discarded`): that side drops its index, rebuilt on next use
+        c._bans = list(self._bans)
+        c._bans_shared = [True] * self.n
+        self._bans_shared = [True] * self.n
         return c
 
     def under(self, rules: Rules) -> State:
