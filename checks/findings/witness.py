@@ -97,7 +97,13 @@ def _fault_result(fs: tuple[tuple[int, str, tuple[str, ...]], ...], k: int) -> A
 def _differ(sa: State, sb: State) -> tuple[frozenset[Action], frozenset[Action], Any, Any] | None:
     """Legal actions, result, or (under restriction-mode=penalise, where a broken rule
     refuses nothing) the faults recorded: the first where the two readings differ."""
-    la, ra = observe(sa)
+    return _differ_seen(sa, observe(sa), sb)
+
+
+def _differ_seen(sa: State, seen_a: tuple[frozenset[Action], Any], sb: State
+                 ) -> tuple[frozenset[Action], frozenset[Action], Any, Any] | None:
+    """`_differ` with `sa` already observed (`seen_a`: `observe(sa)`)."""
+    la, ra = seen_a
     lb, rb = observe(sb)
     if la != lb or ra != rb:
         return la, lb, ra, rb
@@ -160,6 +166,87 @@ def search(rules_a: Rules, rules_b: Rules, deals: Sequence[Deal], budget: int = 
             seen.add(k)
             q.append((i, ca, cb, path + (a,)))
     return SearchResult(None, n, True, time.perf_counter() - t0)
+
+
+def search_many(rules_a: Rules, alts: Sequence[Rules], deals: Sequence[Deal],
+                budget: int = 200_000, por: bool = True) -> list[SearchResult]:
+    """``[search(rules_a, b, deals, budget, por) for b in alts]`` in one breadth-first
+    search, with the same answers (witness, pairs explored, whether exhaustive; only the
+    seconds differ): the positions under `rules_a` are computed once for every
+    alternative instead of once per alternative.
+
+    Each node holds one position under `rules_a` and the positions of the alternatives
+    for which it is the first visit of their pair, so each alternative sees exactly the
+    nodes of its own `search`, in the same order, with the same budget on its own pairs."""
+    t0 = time.perf_counter()
+    every = [_judges_declarations_apart(rules_a, b) for b in alts]
+    seen: list[set[int]] = [set() for _ in alts]
+    popped = [0] * len(alts)
+    out: list[SearchResult | None] = [None] * len(alts)
+    q: deque[tuple[int, State, dict[int, State], tuple[Action, ...]]] = deque()
+    for i, d in enumerate(deals):
+        sa = State(rules_a, d)
+        fa = sa.fingerprint()
+        live: dict[int, State] = {}
+        for j, rb in enumerate(alts):
+            sb = State(rb, d)
+            k = hash((i, fa, sb.fingerprint()))
+            if k not in seen[j]:
+                seen[j].add(k)
+                live[j] = sb
+        if live:
+            q.append((i, sa, live, ()))
+    while q:
+        i, sa, live, path = q.popleft()
+        seen_a: tuple[frozenset[Action], Any] | None = None
+        going: dict[int, State] = {}
+        for j, sb in live.items():
+            if out[j] is not None:
+                continue
+            popped[j] += 1
+            if seen_a is None:
+                seen_a = observe(sa)
+            diff = _differ_seen(sa, seen_a, sb)
+            if diff is not None:
+                la, lb, ra, rb = diff
+                dt = time.perf_counter() - t0
+                out[j] = SearchResult(Divergence(i, deals[i], path, tuple(sorted(la - lb)),
+                                                 tuple(sorted(lb - la)), ra, rb, popped[j],
+                                                 dt), popped[j], False, dt)
+            else:
+                going[j] = sb
+        if not going or sa.is_terminal():
+            continue
+        acts = sa.legal_actions()
+        if por and sa.phase == "window":
+            first = sa.pending()[0]
+            acts = [a for a in acts if a.seat == first]
+        declare = sa.phase == "declare"
+        for n_act, a in enumerate(acts):
+            if declare and n_act:  # past the correct declaration: only where it is judged
+                going = {j: sb for j, sb in going.items() if every[j]}
+                if not going:
+                    break
+            ca = sa.child(a)
+            fa = ca.fingerprint()
+            child: dict[int, State] = {}
+            for j, sb in going.items():
+                if out[j] is not None:
+                    continue
+                cb = sb.child(a)
+                k = hash((i, fa, cb.fingerprint()))
+                if k in seen[j]:
+                    continue
+                if len(seen[j]) >= budget:
+                    out[j] = SearchResult(None, popped[j], False, time.perf_counter() - t0)
+                    continue
+                seen[j].add(k)
+                child[j] = cb
+            if child:
+                q.append((i, ca, child, path + (a,)))
+    dt = time.perf_counter() - t0
+    return [r if r is not None else SearchResult(None, popped[j], True, dt)
+            for j, r in enumerate(out)]
 
 
 # --------------------------------------------------------------------------- frequency
