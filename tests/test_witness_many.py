@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from functools import cache
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from chanspec.checks.explore import scale
 from chanspec.checks.findings import questions, witness
 from chanspec.model.table import Rules, load
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 @cache
