@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from chanspec.checks.findings import compute, questions, render, witness
 from chanspec.checks.output import Ticker
 from chanspec.model import table
@@ -107,9 +108,18 @@ def test_the_readings_are_those_the_witness_rests_on_in_table_order() -> None:
     assert compute.frequency_readings(TABLE, own, q, 3) == []
 
 
-def test_compute_attaches_them_and_worker_counts_do_not_matter() -> None:
+def test_compute_attaches_them_and_worker_counts_do_not_matter(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """`_compute` (tiny budgets) in two worker processes: every value of every question
-    carries the figures `frequency_blame` gives in one process."""
+    carries the figures `frequency_blame` gives in one process.
+
+    Two parts of `_compute` that neither read nor write a question's frequencies are
+    left out, as they were 60% of this test's time: the winning-hand counts (checked by
+    tests/test_check.py and test_check_classic.py against the engine) and the shortest
+    deadlock under the defaults (an exhaustive exploration of every small scale, checked
+    by tests/test_clauses.py); the slow tests of test_findings_fresh*.py run all of it."""
+    monkeypatch.setattr(compute, "hand_counts", lambda table: {})
+    monkeypatch.setattr(compute, "_stuck_witness", lambda *args: None)
     p = {**compute.PARAMS, "hands": 16, "hands_uniform": 8, "budget": 300,
          "deals": {k: 1 for k in compute.PARAMS["deals"]}, "clause_hands": 2,
          "explore_deals": 1, "blame_hands": 8}
