@@ -878,7 +878,7 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
     base = ["schema", "ruleset", "deck", "variant", "pairing", "win", "rule"]
     ck.keys("(top level)", data, base + ["turn"] + (list(TURN_SECTIONS) if played else []),
             ([] if played else [s for s in TURN_SECTIONS if s != "turn"])
-            + ["cuoc", "scoring", "cai", "declaration", *SETTLE_SECTIONS])
+            + ["cuoc", "scoring", "cai", "declaration", "presets", *SETTLE_SECTIONS])
     if data.get("schema") != 1:
         ck.add("(top level)", "schema",
                f"this chanspec reads schema 1, found {data.get('schema')!r}")
@@ -1893,9 +1893,14 @@ def from_data(data: dict[str, Any], path: str = "<data>", *, dealt: bool = True)
         raise TableError(ck.problems + [Problem(
             path, UNCHECKED, "", f"a value has an unexpected type or a section is missing "
             f"({type(exc).__name__}: {exc}); compare with spec/family.toml")]) from None
+    from . import presets  # named sets of option values, shared by every kind
+
+    presets.check(ck, data, rows)
     if ck.problems:
         raise TableError(ck.problems)
     table = Table(str(data["ruleset"]["id"]), path, data, rows, variants)
+    if bad := presets.check_playable(table, path):
+        raise TableError(bad)
     # Resolve every variant under the defaults: catches tables that validate field by
     # field but do not make a playable game.
     for p in variants:

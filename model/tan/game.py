@@ -213,6 +213,7 @@ class _Plan:
         self.defender_draws = v("play.defender_out") == "defender-draws"
         self.after_taker = v("play.after_take") == "after-taker"
         self.previous_attacker = v("play.out_turn") == "previous-attacker"
+        self.defender_last = v("play.refill") == "defender-last"
         self.first_out = v("end.end") == "first-out"
         self.shared = v("end.same_round") == "shared-place"
         self.doi = rules.on("variants.doi_hai_chu")
@@ -251,8 +252,13 @@ class _Plan:
         self.circle = [tuple((s + j) % n for j in range(n)) for s in range(n)]
         self.after = [c[1:] for c in self.circle]
         self.add_seats: dict[tuple[int, int], tuple[int, ...]] = {}
+        # who draws in which order after a round (row refill-order), by (attacker, defender)
+        self.refill: dict[tuple[int, int], tuple[int, ...]] = {}
         for att in range(n):
             for dfd in range(n):
+                ring = self.circle[att]
+                self.refill[att, dfd] = tuple(
+                    [*(s for s in ring if s != dfd), dfd] if self.defender_last else ring)
                 others = [(dfd + j) % n for j in range(1, n) if (dfd + j) % n != att]
                 self.add_seats[att, dfd] = tuple(
                     others if self.others_only else [*others, att] if self.round_from_defender
@@ -346,7 +352,7 @@ class State:
         t = table or table_mod.load(str(d.get("ruleset", table_mod.BUILTIN)))
         rules = t.resolve(int(d["players"]), d.get("options") or {})
         return State.replay(rules, Deal.from_json(d["deal"]),
-                            (Action.from_json(a, t.deck) for a in d.get("actions", [])))
+                            (Action.from_json(a, rules.deck) for a in d.get("actions", [])))
 
     def copy(self) -> State:
         c = State.__new__(State)
@@ -574,7 +580,7 @@ class State:
             events.append({"type": "discarded", "n": len(gone), "rules": [rid["play.discard"]]})
         if self.stock:
             hand = p.hand
-            for s in p.circle[a]:  # row refill-order: round the circle from the attacker
+            for s in p.refill[a, d]:  # row refill-order
                 if hands[s].bit_count() < hand:
                     self._draw(s, hand)
         emptied = hands.count(0)
