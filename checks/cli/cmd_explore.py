@@ -151,7 +151,7 @@ def rerun_command(args: argparse.Namespace) -> str:
         parts += ["--players", str(args.players)]
     if args.games is not None:
         parts += ["--games", str(args.games)]
-    if args.preset:
+    if getattr(args, "preset", None):
         parts += ["--preset", args.preset]
     for item in args.option:
         parts += ["--option", item]
