@@ -16,7 +16,9 @@ from typing import Any
 
 import pytest
 from chanspec.model import kinds
-from chanspec.model.tan.game import State
+from chanspec.model.tan.game import State, _perm
+from hypothesis import given
+from hypothesis import strategies as st_
 
 GOLDEN = Path(__file__).parent / "golden" / "tan" / "moves.json"
 HANDS = 200
@@ -73,6 +75,15 @@ def test_moves_are_those_recorded(key: str) -> None:
 def test_the_golden_file_covers_every_set() -> None:
     want = json.loads(GOLDEN.read_text())
     assert sorted(want) == sorted(f"{k}/{n}" for k in OPTION_SETS for n in (2, 3, 4))
+
+
+@given(seed=st_.integers(0, 2**64), n=st_.integers(1, 64))
+def test_a_deal_shuffles_as_random_shuffle_does(seed: int, n: int) -> None:
+    """The deal's own shuffle draws exactly what `random.Random.shuffle` draws."""
+    a, b = random.Random(seed), random.Random(seed)
+    pack = list(range(n))
+    a.shuffle(pack)
+    assert _perm(b, n) == tuple(pack) and a.random() == b.random()
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--record"]:

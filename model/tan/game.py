@@ -123,8 +123,16 @@ class Explanation:
 
 
 def _perm(rng: random.Random, n: int) -> tuple[int, ...]:
+    """`rng.shuffle(list(range(n)))`, the very same permutation and draws of `rng`
+    (CPython's shuffle, spelt out so that a deal costs no method call per card)."""
     p = list(range(n))
-    rng.shuffle(p)
+    getrandbits = rng.getrandbits
+    for i in range(n - 1, 0, -1):
+        k = (i + 1).bit_length()
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        p[i], p[j] = p[j], p[i]
     return tuple(p)
 
 
