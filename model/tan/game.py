@@ -256,6 +256,9 @@ class _Plan:
         # and the seats asked to add, in row add-order's order, for each (attacker,
         # defender)
         self.codes = [d.code(c) for c in range(self.size)]
+        self.lead_row, self.beat_row, self.add_row = (self.act[k] for k in ("lead", "beat", "add"))
+        self.take_act = [row[0] for row in self.act["take"]]
+        self.pass_act = [row[0] for row in self.act["pass"]]
         self.rank_of = [self.rank_mask[c % per] for c in range(self.size)]
         self.circle = [tuple((s + j) % n for j in range(n)) for s in range(n)]
         self.after = [c[1:] for c in self.circle]
@@ -656,7 +659,7 @@ class State:
             s = self.attacker
             if seat is not None and seat != s:
                 return []
-            row = p.act["lead"][s]
+            row = p.lead_row[s]
             m = self.hands[s]
             out = []
             while m:
@@ -670,14 +673,14 @@ class State:
                 return []
             m = self.hands[s] & p.beat[self.trump][self.att[-1]]
             can = m != 0
-            row = p.act["beat"][s]
+            row = p.beat_row[s]
             out = []
             while m:
                 low = m & -m
                 out.append(row[low.bit_length() - 1])
                 m ^= low
             if not (can and p.must_beat):
-                out.append(p.act["take"][s][0])
+                out.append(p.take_act[s])
             return out
         if ph == OVER:
             return []
@@ -691,14 +694,14 @@ class State:
             return []
         act = p.act
         if ph == ADD:
-            row = act["add"][s]
+            row = p.add_row[s]
             m = self.hands[s] & self._add_mask()
             out = []
             while m:
                 low = m & -m
                 out.append(row[low.bit_length() - 1])
                 m ^= low
-            out.append(act["pass"][s][0])
+            out.append(p.pass_act[s])
             return out
         if ph == XA:
             return [act["xa"][s][0], act["no-xa"][s][0]]
