@@ -5,6 +5,10 @@
   ``count`` is what a rank counts for when a drawn card picks the first attacker.
 * ``[deal]``: ``hand`` (cards dealt to each seat and refilled to), ``players`` (the
   player counts), and the rows of the dealing decisions.
+* When the row ``[deck] rule`` (or ``[deal] rule``) names is open or provisional, its
+  values are `SIZE_VALUES`: ``full`` is the pack (the hand) as listed, ``short`` the pack
+  from the strongest rank down to ``[deck] short_weakest`` (the hand ``[deal]
+  short_hand``), e.g. Durak's 36 cards and six-card hands.
 * ``[play]``, ``[end]``, ``[variants]``: one field per decision of the machine, each
   naming the row the decision cites (`FIELDS`).  A field whose row is open or provisional
   is read through that row's value: the row must have exactly the values the machine
