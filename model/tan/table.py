@@ -26,6 +26,7 @@ from typing import Any
 
 from chanspec.model import presets, textfile
 from chanspec.model.table import (
+    PRESETS,
     OptionError,
     Problem,
     Row,
@@ -33,6 +34,8 @@ from chanspec.model.table import (
     _Checker,
     _parse_rows,
     builtin_path,
+    check_presets,
+    preset_problems,
 )
 
 from . import vocab
@@ -219,7 +222,7 @@ def from_data(data: dict[str, Any], path: str = "<data>", *, dealt: bool = True)
     `dealt` is the registry's flag for Chắn tables and changes nothing here."""
     ck = _Checker(path)
     ck.keys("(top level)", data, ["schema", "ruleset", "rule", *vocab.SECTIONS],
-            [presets.SECTION])
+            [PRESETS])
     rs = data.get("ruleset")
     if ck.keys("ruleset", rs, ["id", "kind", "title_vi", "title_en", "source"]):
         assert isinstance(rs, dict)
@@ -227,7 +230,7 @@ def from_data(data: dict[str, Any], path: str = "<data>", *, dealt: bool = True)
             ck.add("ruleset", "kind", f"expected {KIND_NAME!r} for a Tấn table, found "
                    f"{rs.get('kind')!r}")
     rows = _parse_rows(ck, data)
-    presets.check(ck, data, rows)
+    check_presets(ck, data, rows)
     suits, ranks = vocab.validate_deck(ck, data, rows)
     hand, players = vocab.validate_deal(ck, data, rows)
     roles = vocab.validate_fields(ck, data, rows)
@@ -246,7 +249,7 @@ def from_data(data: dict[str, Any], path: str = "<data>", *, dealt: bool = True)
     variants = {p: Variant(str(deal["players_rule"]), p, hand) for p in players}
     table = TanTable(str(data["ruleset"]["id"]), path, data, rows, deck, hand, variants, roles,
                      short_deck=short, short_hand=int(deal.get("short_hand", 0)))
-    if bad := presets.check_playable(table, path):
+    if bad := preset_problems(table, path):
         raise TableError(bad)
     return table
 
