@@ -878,7 +878,7 @@ def _validate(ck: _Checker, data: dict[str, Any]) -> tuple[dict[str, Row], dict[
     base = ["schema", "ruleset", "deck", "variant", "pairing", "win", "rule"]
     ck.keys("(top level)", data, base + ["turn"] + (list(TURN_SECTIONS) if played else []),
             ([] if played else [s for s in TURN_SECTIONS if s != "turn"])
-            + ["cuoc", "scoring", "cai", "declaration", *SETTLE_SECTIONS])
+            + ["cuoc", "scoring", "cai", "declaration", "presets", *SETTLE_SECTIONS])
     if data.get("schema") != 1:
         ck.add("(top level)", "schema",
                f"this chanspec reads schema 1, found {data.get('schema')!r}")
@@ -1881,6 +1881,65 @@ def load_text(text: str, path: str = "<table>", *, dealt: bool = True) -> Table:
     return from_data(data, path, dealt=dealt)
 
 
+# --------------------------------------------------------------------------- presets
+# Named sets of option values, ``[presets.NAME]``, shared by every kind: checked here
+# while a table loads; read and applied by `chanspec.model.presets`.
+
+PRESETS = "presets"  # the table's key
+
+
+def check_presets(ck: _Checker, data: Mapping[str, Any], rows: Mapping[str, Row]) -> None:
+    """The ``[presets]`` of a table's data: each a table with both titles and options
+    that name open or provisional rows and values those rows have."""
+    raw = data.get(PRESETS)
+    if raw is None:
+        return
+    if not isinstance(raw, dict):
+        ck.add(PRESETS, "", f"expected [{PRESETS}.NAME] tables, found {type(raw).__name__}")
+        return
+    choices = sorted(r.id for r in rows.values() if r.is_choice)
+    for name, entry in raw.items():
+        where = f"{PRESETS}.{name}"
+        if not ID_RE.match(str(name)):
+            ck.add(where, "", "a preset name must be kebab-case, e.g. durak-two")
+        if not ck.keys(where, entry, ["title_vi", "title_en", "options"]):
+            continue
+        for fld in ("title_vi", "title_en"):
+            if fld in entry and not (isinstance(entry[fld], str) and entry[fld].strip()):
+                ck.add(where, fld, "expected a non-empty string")
+        opts = entry.get("options")
+        if not isinstance(opts, dict) or not opts:
+            ck.add(where, "options", 'expected a table of row = "value", e.g. '
+                   'options = { after-take = "after-taker" }')
+            continue
+        for rid, value in opts.items():
+            row = rows.get(rid)
+            fld = f"options.{rid}"
+            if row is None:
+                near = difflib.get_close_matches(str(rid), choices, n=1)
+                hint = f" (did you mean {near[0]!r}?)" if near else ""
+                ck.add(where, fld, f"no row {rid!r} in this table{hint}")
+            elif not row.is_choice:
+                ck.add(where, fld, f"row {rid!r} is settled; a preset sets only open or "
+                       f"provisional rows ({', '.join(choices)})")
+            elif value not in row.values:
+                ck.add(where, fld, f"row {rid!r} has no value {value!r}; its values are "
+                       f"{', '.join(row.values)}")
+
+
+def preset_problems(table: Any, path: str) -> list[Problem]:
+    """The presets' option values a loaded table's own `check_options` refuses (e.g. a
+    reading its machine does not play yet), as problems naming the preset."""
+    out = []
+    for name, entry in (table.data.get(PRESETS) or {}).items():
+        try:
+            table.check_options({str(k): str(v) for k, v in entry["options"].items()})
+        except OptionError as exc:
+            out.append(Problem(path, f"{PRESETS}.{name}", "options", str(exc)))
+    return out
+
+
+
 def from_data(data: dict[str, Any], path: str = "<data>", *, dealt: bool = True) -> Table:
     """A table from already-parsed data (e.g. an edited copy of ``load(...).data``),
     validated exactly as `load_text` validates a file."""
@@ -1893,9 +1952,12 @@ def from_data(data: dict[str, Any], path: str = "<data>", *, dealt: bool = True)
         raise TableError(ck.problems + [Problem(
             path, UNCHECKED, "", f"a value has an unexpected type or a section is missing "
             f"({type(exc).__name__}: {exc}); compare with spec/family.toml")]) from None
+    check_presets(ck, data, rows)
     if ck.problems:
         raise TableError(ck.problems)
     table = Table(str(data["ruleset"]["id"]), path, data, rows, variants)
+    if bad := preset_problems(table, path):
+        raise TableError(bad)
     # Resolve every variant under the defaults: catches tables that validate field by
     # field but do not make a playable game.
     for p in variants:

@@ -33,6 +33,7 @@ from typing import Any
 
 from chanspec.checks.cli.options import (
     add_command,
+    add_preset,
     load_table,
     options_of,
     player_count,
@@ -72,6 +73,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         "of the table)")
     p.add_argument("--games", type=int, default=None,
                    help="số ván mô phỏng / random games (default 200 ci, 5000 deep)")
+    add_preset(p)
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="cố định một tuỳ chọn (mặc định: mọi giá trị) / fix an option "
                         "(default: every value is explored)")
@@ -149,6 +151,8 @@ def rerun_command(args: argparse.Namespace) -> str:
         parts += ["--players", str(args.players)]
     if args.games is not None:
         parts += ["--games", str(args.games)]
+    if getattr(args, "preset", None):
+        parts += ["--preset", args.preset]
     for item in args.option:
         parts += ["--option", item]
     if args.no_hypothesis:

@@ -22,9 +22,13 @@ from typing import Any
 from chanspec.checks.cli.options import add_command, load_table
 from chanspec.checks.conform import usage as usage_mod
 from chanspec.checks.output import pick, say
+from chanspec.model import presets
 from chanspec.model import table as table_mod
 
 DEFAULT_GAMES = 2
+# the rows' citations are measured on the Chắn machine only (`usage_mod.measure`)
+UNMEASURED = ("số lần máy viện dẫn mỗi dòng mới chỉ đo được cho bảng Chắn",
+              "the machine's citations of each row are measured for Chắn tables only")
 DEFAULT_SEED = 1
 MAX_GAMES = 10_000
 
@@ -224,7 +228,21 @@ def render(doc: dict[str, Any], lang: str) -> str:
             out.append(_say(lang, f"Cấu trúc bảng nêu dòng này ở: {places}",
                             f"Named by the table's structure at: {places}", "  "))
         out.append("")
+    out += _render_presets(doc, lang)
     return "\n".join(out)
+
+
+def _render_presets(doc: dict[str, Any], lang: str) -> list[str]:
+    """The table's named sets of option values (``--preset NAME``), if it has any."""
+    if not doc["presets"]:
+        return []
+    out = [_say(lang, "Các bộ giá trị có tên (--preset TÊN; --option ghi đè từng giá trị):",
+                "Named presets (--preset NAME; --option overrides single values):")]
+    for p in doc["presets"]:
+        out.append(f"{p['name']} — {_pick(lang, p['title_vi'], p['title_en'])}")
+        out.append("  " + ", ".join(f"{k}={v}" for k, v in p["options"].items()))
+    out.append("")
+    return out
 
 
 # --------------------------------------------------------------------------- run
@@ -239,13 +257,19 @@ def run(args: argparse.Namespace) -> int:
     except InputError as exc:
         print("chanspec rules: " + _pick(args.lang, exc.vi, exc.en), file=sys.stderr)
         return 2
-    gap = table.machine_gap()  # a turn the machine does not play: rows only, no games
-    usage = usage_mod.measure(table, 0 if gap else games, seed)
+    machine_gap = getattr(table, "machine_gap", None)  # Chắn tables only
+    # a turn the machine does not play, or a kind whose citations are not measured yet:
+    # rows only, no games
+    gap = machine_gap() if machine_gap else UNMEASURED
+    usage = (usage_mod.measure(table, 0 if gap else games, seed) if machine_gap
+             else usage_mod.Usage(seed=seed, games=0, worlds=[{}]))
     wanted = [r.id for r in table.rows.values()
               if (not ids or r.id in ids) and (statuses is None or r.status in statuses)]
     doc = usage_mod.rules_document(table, usage, wanted)
     if gap:
         doc["sample"]["not_played"] = {"vi": gap[0], "en": gap[1]}
+    doc["presets"] = [{"name": p.name, "title_vi": p.title_vi, "title_en": p.title_en,
+                       "options": dict(p.options)} for p in presets.presets_of(table).values()]
     if args.json:
         sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
     else:

@@ -46,6 +46,7 @@ from chanspec.checks.cli.options import (
     add_common,
     hand_count,
     non_default_options,
+    options_of,
     resolve,
 )
 from chanspec.checks.output import Ticker, pick, progress_every, say
@@ -282,7 +283,7 @@ def from_log(args: argparse.Namespace) -> tuple[table.Rules, cuoc.WonHand, list[
         won = cuoc.won_hand(st)
     except cuoc.NoWin as exc:
         raise LogProblem(f"{args.log}: {exc}") from None
-    extra = rules.table.parse_options(args.option or [])
+    extra = options_of(args, rules.table)
     if extra:
         rules = rules.table.resolve(rules.players, {**rules.options, **extra})
     if args.thong:

@@ -31,7 +31,13 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
-from chanspec.checks.cli.options import add_command, add_common, non_default_options, resolve
+from chanspec.checks.cli.options import (
+    add_command,
+    add_common,
+    non_default_options,
+    options_of,
+    resolve,
+)
 from chanspec.checks.output import pick, say
 from chanspec.model import cards, cuoc, table, win
 
@@ -326,7 +332,7 @@ def _judge_obj(obj: Any, tbl: table.Table, players_default: int,
 
 def run_jsonl(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     tbl = table.load(args.ruleset)
-    base_options: Mapping[str, str] = tbl.parse_options(args.option or [])
+    base_options: Mapping[str, str] = options_of(args, tbl)
     cache: dict[tuple[Any, ...], table.Rules] = {}
     bad = 0
     for n, line in enumerate(inp, 1):

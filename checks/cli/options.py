@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Iterable, Mapping
 
-from chanspec.model import kinds
+from chanspec.model import kinds, presets
 from chanspec.model import table as table_mod
 
 
@@ -86,10 +86,12 @@ def add_common(
                  "table's variants (family: 4 or 5; default 4)",
         )
     if options:
+        add_preset(parser)
         parser.add_argument(
             "--option", action="append", default=[], metavar="NAME=VALUE",
-            help="chọn giá trị cho một luật còn mở, lặp lại được / set an open or "
-                 "provisional rule, repeatable (e.g. lao-thang=off)",
+            help="chọn giá trị cho một luật còn mở, lặp lại được; ghi đè giá trị của "
+                 "--preset / set an open or provisional rule, repeatable, overriding the "
+                 "value --preset gives it (e.g. lao-thang=off)",
         )
     if json:
         parser.add_argument(
@@ -100,6 +102,16 @@ def add_common(
         "--lang", choices=("vi", "en"), default="vi",
         help="ngôn ngữ: vi = tiếng Việt kèm tiếng Anh, en = chỉ tiếng Anh / "
              "output language: vi = Vietnamese with English beside it (default), en = English",
+    )
+
+
+def add_preset(parser: argparse.ArgumentParser) -> None:
+    """--preset NAME: a named set of option values of the table (``[presets.NAME]``)."""
+    parser.add_argument(
+        "--preset", default=None, metavar="NAME",
+        help="một bộ giá trị có tên của bảng luật (chanspec rules liệt kê) / a named set of "
+             "option values of the table (chanspec rules lists them; e.g. tan: durak-two); "
+             "without it the table is played as written",
     )
 
 
@@ -128,8 +140,10 @@ def load_table(args: argparse.Namespace) -> table_mod.Table:
 
 
 def options_of(args: argparse.Namespace, table: table_mod.Table) -> dict[str, str]:
-    """--option items checked against the table (raises OptionError)."""
-    return table.parse_options(getattr(args, "option", None) or [])
+    """The values of --preset, each --option overriding one, checked against the table
+    (raises OptionError: an unknown preset lists the table's presets)."""
+    return presets.options_for(table, getattr(args, "preset", None),
+                               getattr(args, "option", None) or [])
 
 
 def resolve(args: argparse.Namespace) -> table_mod.Rules:

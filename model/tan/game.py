@@ -123,8 +123,16 @@ class Explanation:
 
 
 def _perm(rng: random.Random, n: int) -> tuple[int, ...]:
+    """`rng.shuffle(list(range(n)))`, the very same permutation and draws of `rng`
+    (CPython's shuffle, spelt out so that a deal costs no method call per card)."""
     p = list(range(n))
-    rng.shuffle(p)
+    getrandbits = rng.getrandbits
+    for i in range(n - 1, 0, -1):
+        k = (i + 1).bit_length()
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        p[i], p[j] = p[j], p[i]
     return tuple(p)
 
 
@@ -158,10 +166,11 @@ class Deal:
                     int(d.get("dealer", 0)),
                     None if prev is None else (int(prev[0]), int(prev[1])))
 
-    def check(self, rules: TanRules) -> None:
-        """Raises ActionError when the deal does not fit the rules."""
+    def check(self, rules: TanRules, *, shuffled: bool = True) -> None:
+        """Raises ActionError when the deal does not fit the rules (`shuffled`: check
+        that its packs are permutations too; `deal_random`'s are by construction)."""
         size = rules.deck.size
-        for name in ("order", "reshuffle", "redeal"):
+        for name in ("order", "reshuffle", "redeal") if shuffled else ():
             if sorted(getattr(self, name)) != list(range(size)):
                 raise ActionError(f"bài chia: {name} không phải một hoán vị của {size} lá",
                                   f"deal: {name} is not a permutation of the {size} cards")
@@ -212,6 +221,7 @@ class _Plan:
         self.defender_draws = v("play.defender_out") == "defender-draws"
         self.after_taker = v("play.after_take") == "after-taker"
         self.previous_attacker = v("play.out_turn") == "previous-attacker"
+        self.defender_last = v("play.refill") == "defender-last"
         self.first_out = v("end.end") == "first-out"
         self.shared = v("end.same_round") == "shared-place"
         self.doi = rules.on("variants.doi_hai_chu")
@@ -241,6 +251,29 @@ class _Plan:
         for kind in KINDS:
             cards = range(self.size) if kind in CARD_KINDS else (-1,)
             self.act[kind] = [[Action.make(d, kind, s, c) for c in cards] for s in range(n)]
+        # for the hot paths (a random hand is a few hundred of these): each card's code,
+        # the mask of the cards of its rank, the seats round the circle from each seat,
+        # and the seats asked to add, in row add-order's order, for each (attacker,
+        # defender)
+        self.codes = [d.code(c) for c in range(self.size)]
+        self.lead_row, self.beat_row, self.add_row = (self.act[k] for k in ("lead", "beat", "add"))
+        self.take_act = [row[0] for row in self.act["take"]]
+        self.pass_act = [row[0] for row in self.act["pass"]]
+        self.rank_of = [self.rank_mask[c % per] for c in range(self.size)]
+        self.circle = [tuple((s + j) % n for j in range(n)) for s in range(n)]
+        self.after = [c[1:] for c in self.circle]
+        self.add_seats: dict[tuple[int, int], tuple[int, ...]] = {}
+        # who draws in which order after a round (row refill-order), by (attacker, defender)
+        self.refill: dict[tuple[int, int], tuple[int, ...]] = {}
+        for att in range(n):
+            for dfd in range(n):
+                ring = self.circle[att]
+                self.refill[att, dfd] = tuple(
+                    [*(s for s in ring if s != dfd), dfd] if self.defender_last else ring)
+                others = [(dfd + j) % n for j in range(1, n) if (dfd + j) % n != att]
+                self.add_seats[att, dfd] = tuple(
+                    others if self.others_only else [*others, att] if self.round_from_defender
+                    else [att, *others])
 
     def a(self, kind: str, seat: int, card: int = -1) -> Action:
         return self.act[kind][seat][card if card >= 0 else 0]
@@ -266,8 +299,8 @@ def plan_of(rules: TanRules) -> _Plan:
 class State:
     """One hand of Tấn in progress (see the module docstring)."""
 
-    def __init__(self, rules: TanRules, deal: Deal):
-        deal.check(rules)
+    def __init__(self, rules: TanRules, deal: Deal, *, _dealt: bool = False):
+        deal.check(rules, shuffled=not _dealt)  # `deal_random` shuffles the whole pack
         self.rules = rules
         self.deal = deal
         p = self.p = plan_of(rules)
@@ -306,7 +339,8 @@ class State:
             dealer: int = 0, previous: tuple[int, int] | None = None) -> State:
         """A hand from `deal`, or from the random deal of `seed`."""
         if deal is None:
-            deal = deal_random(rules, 0 if seed is None else seed, dealer, previous)
+            return cls(rules, deal_random(rules, 0 if seed is None else seed, dealer, previous),
+                       _dealt=True)
         return cls(rules, deal)
 
     @staticmethod
@@ -329,7 +363,7 @@ class State:
         t = table or table_mod.load(str(d.get("ruleset", table_mod.BUILTIN)))
         rules = t.resolve(int(d["players"]), d.get("options") or {})
         return State.replay(rules, Deal.from_json(d["deal"]),
-                            (Action.from_json(a, t.deck) for a in d.get("actions", [])))
+                            (Action.from_json(a, rules.deck) for a in d.get("actions", [])))
 
     def copy(self) -> State:
         c = State.__new__(State)
@@ -376,18 +410,23 @@ class State:
                             "turned": p.deck.code(turned), "rules": [p.rid["deal.trump"]]})
 
     def _draw(self, seat: int, upto: int) -> None:
-        got = 0
-        while self.hands[seat].bit_count() < upto and self.stock:
-            c = self.stock.pop()
-            self.hands[seat] |= 1 << c
-            got += 1
-            if not self.stock:
-                self.events.append({"type": "turned-drawn", "seat": seat,
-                                    "card": self.p.deck.code(c),
-                                    "rules": [self.p.rid["end.trump_last"]]})
-        if got:
-            self.steps += got
-            self.events.append({"type": "draw", "seat": seat, "n": got})
+        """`seat` draws from the top of the stock up to `upto` cards, or until the stock
+        is gone (its last card is the turned one: row trump-drawn-last)."""
+        stock = self.stock
+        got = min(upto - self.hands[seat].bit_count(), len(stock))
+        if got <= 0:
+            return
+        last = stock[0]  # the turned card, drawn if this empties the stock
+        m = 0
+        for _ in range(got):
+            m |= 1 << stock.pop()
+        self.hands[seat] |= m
+        if not stock:
+            p = self.p
+            self.events.append({"type": "turned-drawn", "seat": seat, "card": p.codes[last],
+                                "rules": [p.rid["end.trump_last"]]})
+        self.steps += got
+        self.events.append({"type": "draw", "seat": seat, "n": got})
 
     # ------------------------------------------------------------------ flow
 
@@ -396,9 +435,9 @@ class State:
 
     def _next_holder(self, seat: int) -> int:
         """The next seat after `seat` holding cards (-1 if none but maybe `seat`)."""
-        for j in range(1, self.n):
-            s = (seat + j) % self.n
-            if self.hands[s]:
+        hands = self.hands
+        for s in self.p.after[seat]:
+            if hands[s]:
                 return s
         return -1
 
@@ -496,28 +535,27 @@ class State:
     def _ask(self) -> None:
         """After a beat: who is asked to add, in the order row add-order reads."""
         p = self.p
-        if len(self.att) >= p.limit or not self.hands[self.defender]:
+        hands = self.hands
+        if len(self.att) >= p.limit or not hands[self.defender]:
             self.queue = []
             return
-        a, d, n = self.attacker, self.defender, self.n
-        others = [(d + j) % n for j in range(1, n) if (d + j) % n != a]
-        if p.others_only:
-            order = others
-        elif p.round_from_defender:
-            order = [*others, a]
-        else:
-            order = [a, *others]
         allowed = self._add_mask()
         if not p.pass_whole_round:  # row pass-scope: a pass answered one offer only
             self.passed = 0
-        self.queue = [s for s in order if self.hands[s] & allowed
-                      and not (self.passed >> s & 1)]
+        passed = self.passed
+        self.queue = [s for s in p.add_seats[self.attacker, self.defender]
+                      if hands[s] & allowed and not passed >> s & 1]
 
     def _add_mask(self) -> int:
-        p = self.p
+        """The cards of a rank on the table (row add-ranks: the attack cards only, or
+        the beating cards too)."""
+        rank_of = self.p.rank_of
         m = 0
-        for c in self.att if p.add_attack_only else self.att + self.beats:
-            m |= p.rank_mask[c % p.per]
+        for c in self.att:
+            m |= rank_of[c]
+        if not self.p.add_attack_only:
+            for c in self.beats:
+                m |= rank_of[c]
         return m
 
     def _next_asked(self) -> None:
@@ -529,49 +567,57 @@ class State:
 
     def _end_round(self, taken: bool) -> None:
         p = self.p
+        rid = p.rid
         a, d = self.attacker, self.defender
-        table = self.att + self.beats
+        hands = self.hands
+        events = self.events
         if taken:
-            got, gone = (table, []) if p.take_all else (self.att, self.beats)
+            got, gone = (self.att + self.beats, []) if p.take_all else (self.att, self.beats)
+            m = 0
             for c in got:
-                self.hands[d] |= 1 << c
-            self.events.append({"type": "took", "seat": d, "cards": p.deck.codes(got),
-                                "rules": [p.rid["play.take"], p.rid["play.take_what"]]})
+                m |= 1 << c
+            hands[d] |= m
+            codes = p.codes
+            events.append({"type": "took", "seat": d, "cards": [codes[c] for c in got],
+                           "rules": [rid["play.take"], rid["play.take_what"]]})
         else:
-            gone = table
-        for c in gone:
-            self.discard |= 1 << c
-        self.steps += len(gone)
+            gone = self.att + self.beats
         if gone:
-            self.events.append({"type": "discarded", "n": len(gone),
-                                "rules": [p.rid["play.discard"]]})
-        self.att, self.beats, self.queue, self.passed, self.asked = [], [], [], 0, -1
+            m = self.discard
+            for c in gone:
+                m |= 1 << c
+            self.discard = m
+            self.steps += len(gone)
+            events.append({"type": "discarded", "n": len(gone), "rules": [rid["play.discard"]]})
         if self.stock:
-            for j in range(self.n):  # row refill-order: round the circle from the attacker
-                self._draw((a + j) % self.n, p.hand)
-        if not self.stock and 0 in self.hands:
-            self._outs()
-        holders = self._holders()
-        if (p.first_out and self.places) or len(holders) <= 1:
-            if not p.first_out and holders:
-                self.places.append(holders)
+            hand = p.hand
+            for s in p.refill[a, d]:  # row refill-order
+                if hands[s].bit_count() < hand:
+                    self._draw(s, hand)
+        emptied = hands.count(0)
+        if emptied > sum(map(len, self.places)) and not self.stock:
+            self._outs()  # a seat out is never dealt to again: only new empty hands
+        if (p.first_out and self.places) or emptied >= self.n - 1:
+            self.att, self.beats, self.queue, self.passed, self.asked = [], [], [], 0, -1
+            if not p.first_out and emptied < self.n:
+                self.places.append([s for s in range(self.n) if hands[s]])
             self.phase = OVER
-            self.events.append({"type": "end", "order": [list(x) for x in self.places],
-                                "rules": [p.rid["end.out"], p.rid["end.end"]]})
+            events.append({"type": "end", "order": [list(x) for x in self.places],
+                           "rules": [rid["end.out"], rid["end.end"]]})
             return
         if taken:
             due = self._next_holder(d) if p.after_taker else d
-            why = p.rid["play.after_take"]
+            why = rid["play.after_take"]
         else:
             due = d
-            why = p.rid["play.next_after_beat"]
-        if not self.hands[due]:
-            if p.previous_attacker and self.hands[a]:
+            why = rid["play.next_after_beat"]
+        if not hands[due]:
+            if p.previous_attacker and hands[a]:
                 due = a
             else:
                 due = self._next_holder(due)
-            why = p.rid["play.out_turn"]
-        self.events.append({"type": "next", "seat": due, "rules": [why]})
+            why = rid["play.out_turn"]
+        events.append({"type": "next", "seat": due, "rules": [why]})
         self._start(due)
 
     def _outs(self) -> None:
@@ -605,35 +651,57 @@ class State:
         return (self.asked,)
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """What the pending seat (or only `seat`) may do now, card moves lowest card
+        first; empty once the hand is over.  `explain(a)` names the rows behind each."""
         ph = self.phase
         p = self.p
-        act = p.act
-        if ph == OVER:
-            return []
         if ph == LEAD:
             s = self.attacker
             if seat is not None and seat != s:
                 return []
-            row = act["lead"][s]
-            return [row[c] for c in cards_of(self.hands[s])]
+            row = p.lead_row[s]
+            m = self.hands[s]
+            out = []
+            while m:
+                low = m & -m
+                out.append(row[low.bit_length() - 1])
+                m ^= low
+            return out
         if ph == DEFEND:
             s = self.defender
             if seat is not None and seat != s:
                 return []
-            hand = self.hands[s]
-            beats = hand & p.beat[self.trump][self.att[-1]]
-            row = act["beat"][s]
-            out = [row[c] for c in cards_of(beats)]
-            if not (beats and p.must_beat):
-                out.append(act["take"][s][0])
+            m = self.hands[s] & p.beat[self.trump][self.att[-1]]
+            can = m != 0
+            row = p.beat_row[s]
+            out = []
+            while m:
+                low = m & -m
+                out.append(row[low.bit_length() - 1])
+                m ^= low
+            if not (can and p.must_beat):
+                out.append(p.take_act[s])
             return out
-        s = self.pending()[0] if self.pending() else -1
+        if ph == OVER:
+            return []
+        if ph == XA:
+            if not self.xa_queue:
+                return []
+            s = self.xa_queue[0]
+        else:
+            s = self.asked
         if s < 0 or (seat is not None and seat != s):
             return []
+        act = p.act
         if ph == ADD:
-            row = act["add"][s]
-            out = [row[c] for c in cards_of(self.hands[s] & self._add_mask())]
-            out.append(act["pass"][s][0])
+            row = p.add_row[s]
+            m = self.hands[s] & self._add_mask()
+            out = []
+            while m:
+                low = m & -m
+                out.append(row[low.bit_length() - 1])
+                m ^= low
+            out.append(p.pass_act[s])
             return out
         if ph == XA:
             return [act["xa"][s][0], act["no-xa"][s][0]]
@@ -660,17 +728,19 @@ class State:
                 raise ActionError(e.vi, e.en, e.rules)
         p = self.p
         k, s, c = action.kind, action.seat, action.card
-        self.history.append(action)
-        if k in CARD_KINDS:
-            self.hands[s] &= ~(1 << c)
-            if not self.hands[s]:
-                self.emptied[s] = len(self.history)
+        history = self.history
+        history.append(action)
+        if c >= 0:  # a card move (lead, beat, add)
+            hands = self.hands
+            left = hands[s] = hands[s] & ~(1 << c)
+            if not left:
+                self.emptied[s] = len(history)
         if k == "lead" or k == "add":
             self.att.append(c)
             self.phase = DEFEND
         elif k == "beat":
             self.beats.append(c)
-            if not self.hands[s] and p.defender_draws and self.stock:
+            if not left and p.defender_draws and self.stock:
                 self._draw(s, p.hand)
             if not self.hands[s]:
                 self._end_round(taken=False)  # row defender-out: nothing more to beat with

@@ -19,6 +19,6 @@ KIND = Kind(
     Action=game.Action,
     Deal=game.Deal,
     deal_random=game.deal_random,
-    commands=frozenset({"play"}),
+    commands=frozenset({"play", "rules"}),
     story=words.story,
 )

@@ -24,8 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from chanspec.model import textfile
+from chanspec.model import presets, textfile
 from chanspec.model.table import (
+    PRESETS,
     OptionError,
     Problem,
     Row,
@@ -33,6 +34,8 @@ from chanspec.model.table import (
     _Checker,
     _parse_rows,
     builtin_path,
+    check_presets,
+    preset_problems,
 )
 
 from . import vocab
@@ -64,6 +67,26 @@ class TanTable:
     variants: Mapping[int, Variant]
     roles: Mapping[str, str]  # "play.after_take" -> "after-take"
     _digest: list[str] = field(default_factory=list, compare=False, repr=False)
+    # the short pack and hand ([deck] short_weakest, [deal] short_hand), read when the
+    # rows [deck] rule and [deal] rule name are open or provisional and valued "short"
+    short_deck: Deck | None = None
+    short_hand: int = 0
+
+    def deck_of(self, options: Mapping[str, str]) -> Deck:
+        """The pack these option values play with (row ``deck``)."""
+        rid = str(self.data["deck"]["rule"])
+        return self.short_deck if self.short_deck and options.get(rid) == "short" \
+            else self.deck
+
+    def hand_of(self, options: Mapping[str, str]) -> int:
+        """The hand size these option values play with (row ``hand-size``)."""
+        rid = str(self.data["deal"]["rule"])
+        return self.short_hand if self.short_hand and options.get(rid) == "short" \
+            else self.hand
+
+    def presets(self) -> dict[str, presets.Preset]:
+        """The table's named sets of option values (``[presets.NAME]``)."""
+        return presets.presets_of(self)
 
     @property
     def kind_name(self) -> str:
@@ -141,7 +164,14 @@ class TanTable:
                               f"{self.roles.get('deal.players', 'players')})")
         opts = dict(options or {})
         self.check_options(opts)
-        return TanRules(self, players, {**self.defaults(), **opts})
+        full = {**self.defaults(), **opts}
+        deck, hand = self.deck_of(full), self.hand_of(full)
+        if hand * players + 1 > deck.size:
+            raise OptionError(f"{players} hands of {hand} and the turned card need "
+                              f"{hand * players + 1} cards; the pack of these options has "
+                              f"{deck.size} (rows {self.data['deal']['rule']}, "
+                              f"{self.data['deck']['rule']})")
+        return TanRules(self, players, full)
 
 
 @dataclass(frozen=True)
@@ -175,11 +205,13 @@ class TanRules:
 
     @property
     def hand(self) -> int:
-        return self.table.hand
+        """The cards dealt to each seat and refilled to (row hand-size)."""
+        return self.table.hand_of(self.options)
 
     @property
     def deck(self) -> Deck:
-        return self.table.deck
+        """The pack (row deck): the table's, or its short one."""
+        return self.table.deck_of(self.options)
 
     def key(self) -> tuple[Any, ...]:
         return (self.table.id, self.players, tuple(sorted(self.options.items())))
@@ -189,7 +221,8 @@ def from_data(data: dict[str, Any], path: str = "<data>", *, dealt: bool = True)
     """A table from parsed TOML, validated (`TableError` listing every problem);
     `dealt` is the registry's flag for Chắn tables and changes nothing here."""
     ck = _Checker(path)
-    ck.keys("(top level)", data, ["schema", "ruleset", "rule", *vocab.SECTIONS])
+    ck.keys("(top level)", data, ["schema", "ruleset", "rule", *vocab.SECTIONS],
+            [PRESETS])
     rs = data.get("ruleset")
     if ck.keys("ruleset", rs, ["id", "kind", "title_vi", "title_en", "source"]):
         assert isinstance(rs, dict)
@@ -197,6 +230,7 @@ def from_data(data: dict[str, Any], path: str = "<data>", *, dealt: bool = True)
             ck.add("ruleset", "kind", f"expected {KIND_NAME!r} for a Tấn table, found "
                    f"{rs.get('kind')!r}")
     rows = _parse_rows(ck, data)
+    check_presets(ck, data, rows)
     suits, ranks = vocab.validate_deck(ck, data, rows)
     hand, players = vocab.validate_deal(ck, data, rows)
     roles = vocab.validate_fields(ck, data, rows)
@@ -206,10 +240,18 @@ def from_data(data: dict[str, Any], path: str = "<data>", *, dealt: bool = True)
     if ck.problems:
         raise TableError(ck.problems)
     deal = data["deal"]
-    deck = Deck(tuple((s["id"], s["code"], s["vi"], s["en"]) for s in suits),
-                tuple((r["id"], r["code"], r["vi"], r["en"], r["count"]) for r in ranks))
+    suit_t = tuple((s["id"], s["code"], s["vi"], s["en"]) for s in suits)
+    rank_t = tuple((r["id"], r["code"], r["vi"], r["en"], r["count"]) for r in ranks)
+    deck = Deck(suit_t, rank_t)
+    weakest = data["deck"].get("short_weakest")
+    short = None if weakest is None else Deck(
+        suit_t, rank_t[:[r[0] for r in rank_t].index(weakest) + 1])
     variants = {p: Variant(str(deal["players_rule"]), p, hand) for p in players}
-    return TanTable(str(data["ruleset"]["id"]), path, data, rows, deck, hand, variants, roles)
+    table = TanTable(str(data["ruleset"]["id"]), path, data, rows, deck, hand, variants, roles,
+                     short_deck=short, short_hand=int(deal.get("short_hand", 0)))
+    if bad := preset_problems(table, path):
+        raise TableError(bad)
+    return table
 
 
 _CACHE: dict[str, TanTable] = {}

@@ -5,6 +5,10 @@
   ``count`` is what a rank counts for when a drawn card picks the first attacker.
 * ``[deal]``: ``hand`` (cards dealt to each seat and refilled to), ``players`` (the
   player counts), and the rows of the dealing decisions.
+* When the row ``[deck] rule`` (or ``[deal] rule``) names is open or provisional, its
+  values are `SIZE_VALUES`: ``full`` is the pack (the hand) as listed, ``short`` the pack
+  from the strongest rank down to ``[deck] short_weakest`` (the hand ``[deal]
+  short_hand``), e.g. Durak's 36 cards and six-card hands.
 * ``[play]``, ``[end]``, ``[variants]``: one field per decision of the machine, each
   naming the row the decision cites (`FIELDS`).  A field whose row is open or provisional
   is read through that row's value: the row must have exactly the values the machine
@@ -53,6 +57,7 @@ ROLE_VALUES: dict[str, tuple[str, ...]] = {
     "play.pass_scope": ("whole-round", "this-card"),
     "play.defender_out": ("round-beaten", "defender-draws"),
     "play.after_take": ("right-of-attacker", "after-taker"),
+    "play.refill": ("from-attacker", "defender-last"),
     "play.out_turn": ("next-holding", "previous-attacker"),
     "end.end": ("play-to-last", "first-out"),
     "end.same_round": ("order-of-emptying", "shared-place"),
@@ -62,6 +67,10 @@ ROLE_VALUES: dict[str, tuple[str, ...]] = {
     "variants.xa_chu": ON_OFF,
     "variants.xa_redeal": ("whole-deal", "own-hand"),
 }
+# the pack (row [deck] rule) and the hand (row [deal] rule), when those rows are open or
+# provisional: the full pack and hand as listed, or the short ones ([deck] short_weakest,
+# [deal] short_hand)
+SIZE_VALUES = ("full", "short")
 # readings the machine does not play yet: choosing one is refused in one line
 UNPLAYED: dict[str, tuple[str, ...]] = {"play.pace": ("several-open",)}
 
@@ -84,15 +93,35 @@ def _rid(ck: _Checker, where: str, fld: str, obj: Mapping[str, Any],
     return v
 
 
+def _size_row(ck: _Checker, where: str, fld: str, obj: Mapping[str, Any],
+              rows: Mapping[str, Row], short: str) -> bool:
+    """Is the row `obj[fld]` names open or provisional (then it has the values
+    `SIZE_VALUES` and `obj[short]` gives the short reading)?"""
+    row = rows.get(obj.get(fld)) if isinstance(obj.get(fld), str) else None
+    if row is None or not row.is_choice:
+        if short in obj:
+            ck.add(where, short, f"only read when row {obj.get(fld)!r} is open or provisional "
+                   f"(with the values {', '.join(SIZE_VALUES)})")
+        return False
+    if tuple(sorted(row.values)) != SIZE_VALUES:
+        ck.add(where, fld, f"row {row.id!r} is read for the {where} size; it must have exactly "
+               f"the values {', '.join(SIZE_VALUES)} (it has {', '.join(row.values)})")
+    if short not in obj:
+        ck.add(where, short, f"missing: row {row.id!r} is open or provisional, so the "
+               f"{short} of its value 'short' is needed")
+    return True
+
+
 def validate_deck(ck: _Checker, data: Mapping[str, Any], rows: Mapping[str, Row]
                   ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """``[deck]``: the suits and the ranks (strongest first)."""
     deck = data.get("deck")
-    if not ck.keys("deck", deck, ["rule", "order_rule", "suit", "rank"]):
+    if not ck.keys("deck", deck, ["rule", "order_rule", "suit", "rank"], ["short_weakest"]):
         return [], []
     assert isinstance(deck, dict)
     for fld in ("rule", "order_rule"):
         ck.ref("deck", fld, deck.get(fld), rows)
+    _size_row(ck, "deck", "rule", deck, rows, "short_weakest")
     out: list[list[dict[str, Any]]] = []
     for sec, extra in (("suit", []), ("rank", ["count"])):
         items = deck.get(sec)
@@ -120,6 +149,11 @@ def validate_deck(ck: _Checker, data: Mapping[str, Any], rows: Mapping[str, Row]
                     ck.add("deck", sec, f"two {sec}s share one {k}")
         out.append(got)
     suits, ranks = out
+    weakest = deck.get("short_weakest")
+    if weakest is not None and ranks and (
+            not isinstance(weakest, str) or weakest not in [r["id"] for r in ranks[1:]]):
+        ck.add("deck", "short_weakest", f"expected the id of a rank below the strongest "
+               f"({', '.join(r['id'] for r in ranks[1:])}), found {weakest!r}")
     if suits and ranks and len(suits) * len(ranks) > 64:
         ck.add("deck", "rank", f"{len(suits)} suits × {len(ranks)} ranks is more than the "
                "machine's 64 cards")
@@ -131,10 +165,15 @@ def validate_deal(ck: _Checker, data: Mapping[str, Any], rows: Mapping[str, Row]
     """``[deal]``: the hand size and the player counts."""
     deal = data.get("deal")
     req = ["rule", "hand", "players"] + [f"{f}_rule" for f in FIELDS["deal"]]
-    if not ck.keys("deal", deal, req):
+    if not ck.keys("deal", deal, req, ["short_hand"]):
         return 0, ()
     assert isinstance(deal, dict)
     ck.ref("deal", "rule", deal.get("rule"), rows)
+    if _size_row(ck, "deal", "rule", deal, rows, "short_hand"):
+        short = deal.get("short_hand")
+        if not isinstance(short, int) or isinstance(short, bool) or short < 1:
+            ck.add("deal", "short_hand", f"expected a whole number of at least 1, found "
+                   f"{short!r}")
     for f in FIELDS["deal"]:
         _rid(ck, "deal", f"{f}_rule", deal, rows, f"deal.{f}")
     hand = deal.get("hand")
