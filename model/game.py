@@ -492,11 +492,18 @@ def _plan(rules: Rules) -> _Plan:
     k = (id(rules.table),) + rules.key()
     p = _PLANS.get(k)
     if p is None:
-        p = _PLANS[k] = _Plan(rules)
-        if not p.enforce:
-            p.strict = _copy.copy(p)
-            p.strict.enforce = True
-            p.strict.strict = p.strict
+        p = _PLANS[k] = _plan_uncached(rules)
+    return p
+
+
+def _plan_uncached(rules: Rules) -> _Plan:
+    """The plan of `rules` built afresh: for rules edited in memory (a restriction row
+    left out by `chanspec conform`), whose `key()` is that of the table's own."""
+    p = _Plan(rules)
+    if not p.enforce:
+        p.strict = _copy.copy(p)
+        p.strict.enforce = True
+        p.strict.strict = p.strict
     return p
 
 

@@ -61,3 +61,122 @@ def test_chanspecs_own_failure_is_exit_70_with_the_hand_saved(tmp_path: Path, ca
     assert rep.status in ("conforming", "unfinished"), rep.error
     header = json.loads(out.read_text(encoding="utf-8").splitlines()[0])
     assert "simulated classifier bug" in header["x-conform"]["internal_error"]
+
+
+# --------------------------------------------------------------------------- one key per cause
+
+
+def test_one_ignored_ban_is_one_key_wherever_it_shows() -> None:
+    """tests/engines/pass_chan.py ignores pass-chan-ban: a discard, an eat or a return
+    the ban forbids are one cause, keyed once by the ban's row (not by every row that
+    allows the action, nor once per decision point)."""
+    res = conform.campaign(engine("pass_chan"), hands=60, seed=1, timeout=10,
+                           shrink_budget=0, players=(4,))
+    keys = [d.key for d in res.differences]
+    ban = [d for d in res.differences if "pass-chan-ban" in d.rows]
+    assert [d.key for d in ban] == [("legal", "*", "*", ("pass-chan-ban",), "*")], keys
+    assert ban[0].count >= 20 and ban[0].count == max(d.count for d in res.differences)
+
+
+def test_a_reading_is_one_key_and_a_guessed_style_does_not_stick() -> None:
+    """tests/engines/three_readings.py offers a drawn card to the next seat only
+    (drawn-card-offer=next-only): the drawer's missing eat and the next seat's extra one
+    are one key, decided by that row; the windows where its answer happens to look like
+    a one-seat-at-a-time engine's first question do not make a claim-style key."""
+    res = conform.campaign(engine("three_readings"), hands=80, seed=3, timeout=10,
+                           shrink_budget=0, players=(4,))
+    keys = [d.key for d in res.differences]
+    offer = [k for k in keys if "drawn-card-offer" in k[3]]
+    assert offer == [("legal", "*", "*", ("drawn-card-offer",), "*")], keys
+    assert not any(k[0] in ("style", "turn") for k in keys), keys
+    assert sum(d.count for d in res.differences) == res.mismatches
+
+
+def test_an_engine_at_another_card_is_one_elsewhere_key(tmp_path: Path) -> None:
+    """Test engine (c), tests/engines/draws_ahead.py: on a drawn card it looks at the
+    next one.  Its 'state' says so: every hand shows it once, keyed "elsewhere" and
+    nothing else; the witness replays."""
+    res = conform.campaign(engine("draws_ahead"), hands=25, seed=3, timeout=10,
+                           shrink_budget=5, players=(4,))
+    assert [d.key for d in res.differences] == [conform.ELSEWHERE_KEY], \
+        [(d.key, d.label_en) for d in res.differences]
+    d = res.differences[0]
+    assert d.count == d.hands >= 15
+    m = d.best.mismatch
+    assert m.elsewhere is not None and m.elsewhere[0] != m.elsewhere[1]
+    assert "another card" in d.label_en and "quân khác" in d.label_vi
+    path = tmp_path / "c.ndjson"
+    path.write_text(conform.logs.dumps(d.log), encoding="utf-8")
+    assert replay.replay_path(str(path)).status in ("conforming", "unfinished", "divergence")
+
+
+def test_a_rule_the_table_does_not_have_is_one_key_and_no_reading(tmp_path: Path,
+                                                                 capsys: Any) -> None:
+    """Test engine (b), tests/engines/keeps_thang.py: Thang is never given up.  No row
+    forbids it and no reading allows it: one key, no reading inferred."""
+    code = cli.main(["conform", "--impl", " ".join(engine("keeps_thang")), "--hands", "30",
+                     "--seed", "3", "--players", "4", "--shrink-budget", "10",
+                     "--infer-options", "--json", "--save", str(tmp_path / "b.ndjson")])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 1 and data["internal_error"] is None
+    assert [d["key"] for d in data["differences"]] == [["legal", "discard", "*", [], "less"]]
+    inf = data["inference"]
+    assert inf["readings"] == {} and len(inf["unexplained"]) == 1, inf
+    d = data["differences"][0]
+    assert d["count"] >= 30 and "thang" in d["difference"]
+    assert replay.replay_path(d["log"]).status in ("conforming", "unfinished")
+
+
+def test_one_seat_engine_with_three_readings_and_two_bugs(tmp_path: Path,
+                                                          capsys: Any) -> None:
+    """Test engine (a), tests/engines/one_seat_readings.py: asks one seat at a time,
+    draws by itself, plays three readings and has two bugs (the second only reachable
+    after the first).  The verdict names exactly the three readings and two differences
+    no reading explains, one key each; every witness, the confirmation's included, is a
+    log replay accepts."""
+    sys.path.insert(0, str(ENGINES))
+    try:
+        from one_seat_readings import READINGS
+    finally:
+        sys.path.remove(str(ENGINES))
+    code = cli.main(["conform", "--impl", " ".join(engine("one_seat_readings")), "--hands",
+                     "60", "--seed", "3", "--players", "4", "--shrink-budget", "10",
+                     "--infer-options", "--json", "--save", str(tmp_path / "a.ndjson")])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 1 and data["internal_error"] is None
+    inf = data["inference"]
+    assert inf["readings"] == READINGS, inf
+    left = inf["confirm"]["differences"]
+    keys = [tuple(map(str, d["key"])) for d in left]
+    assert len(left) == 2 == len(set(keys)) == len(inf["unexplained"]), keys
+    assert any("pass-chan-ban" in d["rows"] for d in left), keys
+    assert any(d["key"][:3] == ["legal", "pass", "opening"] for d in left), keys
+    for d in data["differences"] + left:
+        assert d["log"] and Path(d["log"]).exists(), d["difference"]
+        assert replay.replay_path(d["log"]).status in ("conforming", "unfinished",
+                                                       "divergence")
+
+
+def test_a_failure_while_shrinking_or_inferring_is_exit_70_with_the_report(
+        tmp_path: Path, capsys: Any, monkeypatch: Any) -> None:
+    """chanspec's own failure after the hands were compared (simulated: the win judge
+    refuses a hand while a witness is shrunk, then while readings are inferred) is exit
+    70 naming the saved log, never the bad-input exit 2, and the differences are kept."""
+    from chanspec.model import win
+
+    def impossible(*_: Any, **__: Any) -> Any:
+        raise win.HandError("simulated: impossible hand")
+
+    for target in ("shrink", "_explanations"):
+        with monkeypatch.context() as mp:
+            mp.setattr(conform, target, impossible)
+            out = tmp_path / f"{target}.ndjson"
+            code = cli.main(["conform", "--impl", " ".join(engine("keeps_thang")), "--hands",
+                             "6", "--seed", "1", "--players", "4", "--shrink-budget", "3",
+                             "--infer-options", "--json", "--save", str(out)])
+            cap = capsys.readouterr()
+            data = json.loads(cap.out)
+            assert code == 70, (target, cap.err)
+            assert "simulated: impossible hand" in data["internal_error"]
+            assert data["differences"] and out.exists() and str(out) in cap.err
+            assert replay.replay_path(str(out)).status in ("conforming", "unfinished")

@@ -33,6 +33,7 @@ from chanspec.checks.cli.options import (
 )
 from chanspec.checks.conform import campaign as conform
 from chanspec.checks.conform import logs
+from chanspec.checks.conform.driver import EngineError
 from chanspec.checks.output import check_output_file, prepare_output_dir, say, write_atomic
 
 
@@ -160,8 +161,14 @@ def run(args: argparse.Namespace) -> int:
         max_differences=args.max_differences, **common)  # type: ignore[arg-type]
     inference = None
     if args.infer_options and result.differences and result.error is None:
-        inference = conform.infer_readings(args.impl, result, hands=args.hands,
-                                           **common)  # type: ignore[arg-type]
+        try:
+            inference = conform.infer_readings(args.impl, result, hands=args.hands,
+                                               **common)  # type: ignore[arg-type]
+        except EngineError as exc:  # the engine failed while its witnesses were replayed
+            result.status, result.error = "engine-error", exc
+        except Exception as exc:  # noqa: BLE001 - chanspec's own bug: exit 70, report kept
+            result.internal = result.internal or (
+                f"{type(exc).__name__}: {exc} (while inferring the readings)")
     saved = None
     # --json writes nothing into the current folder unless --save asks for it: the
     # scenario is in the JSON itself (and the game log under "game_log")
@@ -175,6 +182,14 @@ def run(args: argparse.Namespace) -> int:
             stem, dot, ext = saved.rpartition(".")
             d.saved = f"{stem}-{i + 1}.{ext}" if dot and "/" not in ext else f"{saved}-{i + 1}"
             write_atomic(d.saved, logs.dumps(d.log))
+    if inference is not None and inference.confirm is not None and saved:
+        # the confirmation campaign's differences have their witnesses too
+        stem, dot, ext = saved.rpartition(".")
+        for i, d in enumerate(inference.confirm.differences, start=1):
+            if d.log:
+                d.saved = (f"{stem}-confirm-{i}.{ext}" if dot and "/" not in ext
+                           else f"{saved}-confirm-{i}")
+                write_atomic(d.saved, logs.dumps(d.log))
     if result.internal:
         # chanspec's own failure: never blamed on the input, and the hand is kept
         where = saved or "(the hand is under \"game_log\" in the JSON)"
