@@ -235,8 +235,8 @@ class Row:
     # as history and its chosen ``value`` is in `default`
     decisions: tuple[Mapping[str, str], ...] = ()
     locator: str = ""  # where its words are in the family's text (LOCATOR_RE)
-    # a short title for the family's prose ("Chíu trước ăn"): required on open and
-    # provisional rows and on the rows scenarios cite (claim priority, bans)
+    # a short title for the family's prose ("Chíu trước ăn"), which heads the row in the
+    # report: required on every row (`WORDING_KEYS`: words only, not in the findings' digest)
     title_vi: str = ""
     title_en: str = ""
 
@@ -735,8 +735,9 @@ def _parse_rows(ck: _Checker, data: Mapping[str, Any]) -> dict[str, Row]:
             if fld in r:
                 _check_short(ck, where, fld, r[fld])
             else:
-                ck.add(where, fld, f"every row needs a short title ({fld} = \"…\"), "
-                       "shown to the family instead of its id; see spec/README.md")
+                who = f"{_a(status)} row" if status in STATUSES else "a row"
+                ck.add(where, fld, f"{who} needs a short title ({fld} = \"…\"), shown to "
+                       "the family instead of its id (every row has one; see spec/README.md)")
         if status in ("provisional", "open"):
             _require_words(ck, where, r, values, str(status))
         decisions = _parse_decisions(ck, where, r.get("decision"), values, status)

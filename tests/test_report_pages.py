@@ -4,6 +4,7 @@ Vietnamese text of a built report."""
 
 from __future__ import annotations
 
+import html
 import re
 from collections import Counter
 from html.parser import HTMLParser
@@ -61,10 +62,10 @@ def test_layout_uses_the_tables_ca() -> None:
 
 def test_a_hand_is_drawn_in_its_layout_order() -> None:
     hand = cards.parse_list(["9s", "3n", "3v", "chi", "3v", "3s"])
-    html = report.hand_html(hand, red=[])
-    names = re.findall(r'aria-label="([^"]+)"', html)
+    drawn = report.hand_html(hand, red=[])
+    names = re.findall(r'aria-label="([^"]+)"', drawn)
     assert names == ["Tam Vạn", "Tam Vạn", "Tam Văn", "Tam Sách", "Cửu Sách", "Chi Chi"]
-    assert html.count('class="group chan"') == 1 and html.count('class="group ca"') == 1
+    assert drawn.count('class="group chan"') == 1 and drawn.count('class="group ca"') == 1
     assert report.hand_words(hand) == ", ".join(names)
 
 
@@ -94,10 +95,10 @@ def test_filled_squares_of_known_figures(rate: float, squares: int) -> None:
 def test_a_figure_has_its_numbers_beside_it_and_says_when_no_chance_level_was_measured(
 ) -> None:
     m = {"vi": "gặp ở", "en": "comes up in", "per_10000": 8133.3, "ci95": [7989.9, 8268.7]}
-    html = figures.figure_html(m)
-    assert "~81/100 ván" in html and "8.133 / 10.000 (7.990–8.269)" in html
-    assert "chưa đo mức may rủi" in html and "no chance level measured" in html
-    assert 'class="floor"' not in html
+    fig = figures.figure_html(m)
+    assert "~81/100 ván" in fig and "8.133 / 10.000 (7.990–8.269)" in fig
+    assert "chưa đo mức may rủi" in fig and "no chance level measured" in fig
+    assert 'class="floor"' not in fig
     marked = figures.figure_html({**m, "floor_per_10000": 400.0})
     assert 'class="floor"' in marked and "may rủi chừng 4 trên 100" in marked
 
@@ -117,6 +118,25 @@ def test_the_saved_findings_become_figures() -> None:
             rates = [m["per_10000"] for p in v["players"] for m in p["measures"]]
             assert rates == [f["per_10000"], f["changed_per_10000"],
                              f["uniform"]["per_10000"], f["uniform"]["changed_per_10000"]]
+            # the figures under other readings (the "read otherwise" line) as pictures too
+            other = v["otherwise"]
+            assert len(other) == (len(f["blame"]) + 1 if f.get("blame") else 0)
+            key = "stuck_per_10000" if f.get("stuck") else "per_10000"
+            assert [o["measures"][0]["per_10000"] for o in other] == (
+                [f[key]] + [e[key] for e in f["blame"]] if other else [])
+
+
+def test_read_otherwise_is_drawn_not_written_when_measured() -> None:
+    found = render.report_findings(compute.load(), FAMILY)
+    rid = next(r for r, f in found.items()
+               if any(v["otherwise"] for v in f["frequency_figures"]["values"]))
+    page = report.questions_page(FAMILY, {rid: found[rid]})
+    figs = found[rid]["frequency_figures"]
+    n = sum(len(p["measures"]) for v in figs["values"] for p in v["players"])
+    n += sum(len(o["measures"]) for v in figs["values"] for o in v["otherwise"])
+    assert page.count('<svg class="per100"') == n
+    assert 'class="otherwise"' in page
+    assert html.escape(found[rid]["frequency_blame_vi"]) not in page  # the dense line is gone
 
 
 # --------------------------------------------------------------------------- the words

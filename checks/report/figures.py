@@ -116,6 +116,14 @@ def figures_html(figures: Mapping[str, Any]) -> str:
             figs = "".join(figure_html(m) for m in p["measures"])
             players.append(f'<div class="freqrow"><span class="lbl">'
                            f'{bi(p["vi"], p["en"])}</span>{figs}</div>')
+        other = v.get("otherwise") or []
+        if other:
+            rows = "".join(f'<div class="freqrow"><span class="lbl">{bi(o["vi"], o["en"])}'
+                           f'</span>{"".join(figure_html(m) for m in o["measures"])}</div>'
+                           for o in other)
+            head = bi("Nếu hiểu khác (người chơi tham)", "Read otherwise (greedy player)")
+            players.append(f'<details class="otherwise"><summary>{head}</summary>'
+                           f"{rows}</details>")
         items.append(f"<li>«{bi(v['vi'], v['en'])}»{''.join(players)}</li>")
     legend = figures.get("legend") or {}
     return (f"<p>{bi(legend.get('vi', ''), legend.get('en', ''))}</p>"

@@ -765,7 +765,9 @@ def questions_page(table: table_mod.Table, findings: Mapping[str, Any],
             parts.append(f'<p class="blame"><strong>{bi("Phụ thuộc:", "Depends on:")}</strong> '
                          f"{bi(*blame)}</p>")
         again = text_of(f, "frequency_blame") if f is not None else None
-        if again:
+        drawn = isinstance(figs, Mapping) and any(v.get("otherwise") for v in figs.get(
+            "values", []))
+        if again and not drawn:  # drawn with the pictures above when they are there
             parts.append(f'<p class="blame"><strong>{bi("Nếu hiểu khác:", "Read otherwise:")}'
                          f"</strong> {bi(*again)}</p>")
         summary = text_of(f, "summary") if f is not None else None
