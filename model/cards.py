@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import difflib
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 NUM_FACES = 30
 COPIES = 4
@@ -200,3 +200,36 @@ def names(faces: Iterable[int]) -> str:
 
 def codes(faces: Iterable[int]) -> list[str]:
     return [code(f) for f in faces]
+
+
+def same_rank(a: int, b: int) -> bool:
+    """Two suited faces of one rank in different suits (the cạ every table knows)."""
+    return a != b and rank_of(a) is not None and rank_of(a) == rank_of(b)
+
+
+def layout(faces: Iterable[int], is_ca: Callable[[int, int], bool] = same_rank
+           ) -> list[tuple[str, list[int]]]:
+    """A hand as a family lays it out: its chắn first (pairs of identical cards, a face
+    held four times giving two), then its cạ (the cards left over, paired by `is_ca`:
+    by default two of one rank in different suits; a table's own is `Rules.is_ca`),
+    then the loose cards (què); each run in suit and rank order (Vạn, Văn, Sách, Nhất
+    to Cửu, then Chi Chi, Lão, Thang).  Returns ``[(kind, cards), ...]`` with kind
+    ``"chan"``, ``"ca"`` or ``"que"``; the cards of all groups are `faces` again.
+
+    >>> [(k, codes(g)) for k, g in layout(parse_list(["3n", "3v", "chi", "3v", "9s", "3s"]))]
+    [('chan', ['3v', '3v']), ('ca', ['3n', '3s']), ('que', ['9s']), ('que', ['chi'])]
+    """
+    cnt = counts(faces)
+    chan = [("chan", [f, f]) for f in range(NUM_FACES) for _ in range(cnt[f] // 2)]
+    left = [f for f in range(NUM_FACES) if cnt[f] % 2]
+    ca: list[tuple[str, list[int]]] = []
+    loose: list[int] = []
+    while left:
+        a = left.pop(0)
+        b = next((x for x in left if is_ca(a, x)), None)
+        if b is None:
+            loose.append(a)
+        else:
+            left.remove(b)
+            ca.append(("ca", [a, b]))
+    return chan + ca + [("que", [f]) for f in loose]

@@ -36,25 +36,38 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-# how a row's ``section`` is read aloud in Vietnamese (`cite_section`)
+# The English words of a row's ``section`` and their Vietnamese (`place_words`), longest
+# first so that "all bullets" is read before "bullet".
 SECTION_VI = (("first paragraph", "đoạn đầu"), ("closing paragraph", "đoạn cuối"),
-              ("all bullets", "mọi gạch đầu dòng"), ("bullet", "gạch đầu dòng"))
+              ("all bullets", "mọi gạch đầu dòng"), ("bullets", "các gạch đầu dòng"),
+              ("bullet", "gạch đầu dòng"), ("items", "các mục"), ("item", "mục"),
+              ("and", "và"))
+_SECTION_WORDS = re.compile(r"\b(" + "|".join(re.escape(en) for en, _ in SECTION_VI) + r")\b")
+
+
+def place_words(section: str, lang: str = "en") -> str:
+    """Where a row is in its text, in words for people: the row's ``section`` with a
+    comma after its part (``§3 bullet 2`` -> ``§3, bullet 2``), and in Vietnamese
+    (``lang="vi"``) its English place labels read in Vietnamese (``§3, gạch đầu dòng 2``;
+    ``000 Cước, item 2`` -> ``000 Cước, mục 2``).  Headings named in the section stay as
+    the text writes them.  The one place where a section is put in words."""
+    head, sep, rest = section.partition(" ")
+    if (sep and head.startswith("§") and not head.endswith(",")
+            and not rest.startswith("(")):
+        section = f"{head}, {rest}"
+    if lang == "vi":
+        vi = dict(SECTION_VI)
+        section = _SECTION_WORDS.sub(lambda m: vi[m.group(1)], section)
+    return section
 
 
 def cite_section(section: str, lang: str = "en") -> str:
     """``§3 bullet 2`` -> ``Bài Chắn §3, bullet 2`` (``lang="vi"``: ``Bài Chắn §3, gạch
-    đầu dòng 2``); a heading named in the section (``§2 Chíu``) stays as it is.  A
-    section of classic Chắn starts with its seed's number (``000 Bộ bài; 001 …``): it
-    names its own texts, and gets no title of the family's text before it."""
-    if section[:3].isdigit():
-        return section
-    head, sep, rest = section.partition(" ")
-    if sep and not head.endswith(",") and not rest.startswith("(") and not head.isdigit():
-        section = f"{head}, {rest}"
-    if lang == "vi":
-        for en, vi in SECTION_VI:
-            section = section.replace(en, vi)
-    return f"Bài Chắn {section}"
+    đầu dòng 2``; `place_words`).  A section of classic Chắn starts with its seed's
+    number (``000 Bộ bài; 001 …``): it names its own texts, and gets no title of the
+    family's text before it."""
+    words = place_words(section, lang)
+    return words if section[:3].isdigit() else f"Bài Chắn {words}"
 
 
 PLACE_RE = re.compile(r"^§(\d+) ([¶•])(\d+) s(\d+)(?:-(\d+))?$")

@@ -235,8 +235,8 @@ class Row:
     # as history and its chosen ``value`` is in `default`
     decisions: tuple[Mapping[str, str], ...] = ()
     locator: str = ""  # where its words are in the family's text (LOCATOR_RE)
-    # a short title for the family's prose ("Chíu trước ăn"): required on open and
-    # provisional rows and on the rows scenarios cite (claim priority, bans)
+    # a short title for the family's prose ("Chíu trước ăn"), which heads the row in the
+    # report: required on every row (`WORDING_KEYS`: words only, not in the findings' digest)
     title_vi: str = ""
     title_en: str = ""
 
@@ -500,7 +500,8 @@ class Table:
     def digest(self) -> str:
         """SHA-256 of the table's data (not of its file: comments and layout do not count);
         logs name a table by it (saved findings use the same digest of the table with
-        its decisions taken back: `chanspec.checks.findings.compute.table_digest`)."""
+        its decisions taken back and without its words, `without_wording`:
+        `chanspec.checks.findings.compute.table_digest`)."""
         text = json.dumps(self.data, sort_keys=True, ensure_ascii=False, default=str)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -733,6 +734,10 @@ def _parse_rows(ck: _Checker, data: Mapping[str, Any]) -> dict[str, Row]:
         for fld in TITLE_FIELDS:
             if fld in r:
                 _check_short(ck, where, fld, r[fld])
+            else:
+                who = f"{_a(status)} row" if status in STATUSES else "a row"
+                ck.add(where, fld, f"{who} needs a short title ({fld} = \"…\"), shown to "
+                       "the family instead of its id (every row has one; see spec/README.md)")
         if status in ("provisional", "open"):
             _require_words(ck, where, r, values, str(status))
         decisions = _parse_decisions(ck, where, r.get("decision"), values, status)
@@ -763,6 +768,41 @@ def _parse_rows(ck: _Checker, data: Mapping[str, Any]) -> dict[str, Row]:
 
 TITLE_FIELDS = ("title_vi", "title_en")
 LABEL_FIELDS = ("label_vi", "label_en")
+# The keys of a ``[[rule]]`` row (and of its ``values`` entries and ``[[rule.decision]]``
+# entries) and of ``[ruleset]`` that hold only words shown to people: `without_wording`.
+WORDING_KEYS = frozenset({*TITLE_FIELDS, *LABEL_FIELDS, "vi", "en", "section", "locator",
+                          "note"})
+
+
+def without_wording(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of table data without its `WORDING_KEYS`: what the machine and the checker
+    read of it.  The saved findings are keyed by a digest of this
+    (`chanspec.checks.findings.compute.table_digest`): their facts (searches,
+    frequencies, witnesses' deals and actions) do not depend on how a row is titled,
+    paraphrased or placed in the text, and the words they show are told again from
+    today's table by `chanspec.checks.findings.compute.retell` (seconds, where a
+    recompute takes minutes).  So rewording a row, or giving it a title, keeps its
+    findings; changing any value the machine reads does not.  Logs and vectors name a
+    table by the full `Table.digest` instead."""
+    def strip(m: Any) -> Any:
+        return {k: v for k, v in m.items() if k not in WORDING_KEYS} if isinstance(
+            m, Mapping) else m
+
+    out = dict(data)
+    if isinstance(data.get("ruleset"), Mapping):
+        out["ruleset"] = strip(data["ruleset"])
+    rows = []
+    for r in data.get("rule", []) if isinstance(data.get("rule"), list) else []:
+        r = strip(r)
+        if isinstance(r, dict):
+            if isinstance(r.get("values"), Mapping):
+                r["values"] = {k: strip(v) for k, v in r["values"].items()}
+            if isinstance(r.get("decision"), list):
+                r["decision"] = [strip(d) for d in r["decision"]]
+        rows.append(r)
+    if "rule" in data:
+        out["rule"] = rows
+    return out
 SHORT_MAX = 60  # characters: a title or label is a few words, not a sentence
 
 
@@ -789,13 +829,9 @@ def _require_title(ck: _Checker, rid: Any, rows: Mapping[str, Row], cited_by: st
 
 def _require_words(ck: _Checker, where: str, r: Mapping[str, Any],
                    values: Mapping[str, Any], status: str) -> None:
-    """An open or provisional row is shown to the family by its title and its values by
-    their labels (never by their ids): both are required, and labels must tell the
-    values apart."""
-    for fld in TITLE_FIELDS:
-        if fld not in r:
-            ck.add(where, fld, f"{_a(status)} row needs a short title ({fld} = \"…\"), "
-                   "shown to the family instead of its id")
+    """An open or provisional row's values are shown to the family by their labels
+    (never by their ids): they are required, and must tell the values apart (the row's
+    own title is required of every row, in `_parse_rows`)."""
     for lang_fld in LABEL_FIELDS:
         seen: dict[str, str] = {}
         for name, text in values.items():

@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import io
 import json
+import re
 import tomllib
 from collections.abc import Iterator
 from contextlib import redirect_stderr, redirect_stdout
@@ -493,11 +494,13 @@ def test_win_rows_come_whole_or_not_at_all() -> None:
 def test_classic_sections_are_cited_by_their_own_seeds() -> None:
     """A classic row's section names seeds 000 and 001; it is never given the title of the
     family's text (Bài Chắn) before it, while a family section still is."""
-    from chanspec.model.source import cite_section
+    from chanspec.model.source import cite_section, place_words
 
     classic = table.load("classic")
     secs = [r.section for r in classic.rows.values()]
     assert secs and all(s[:3].isdigit() for s in secs)
     for s in secs:
-        assert cite_section(s) == s and cite_section(s, "vi") == s
+        assert cite_section(s) == s and cite_section(s, "vi") == place_words(s, "vi")
+        assert not re.search(r"\b(bullets?|items?|and|paragraph)\b", cite_section(s, "vi")), s
+    assert cite_section("000 Cước, item 2", "vi") == "000 Cước, mục 2"
     assert cite_section("§3 bullet 2") == "Bài Chắn §3, bullet 2"

@@ -8,6 +8,7 @@ took it, by the row that decides it, and why each ban that matters was made.
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import json
 import random
@@ -318,8 +319,10 @@ def test_labels_and_titles_are_read() -> None:
     row = TABLE.rows["stuck-discard"]
     assert row.title("vi") and row.title("en") and row.title("vi") != row.id
     assert {row.label(v, "vi") for v in row.values}.isdisjoint(row.values)
-    # a settled row without labels falls back to its ids
-    assert TABLE.rows["deck"].title("vi") == "deck"
+    # a row built without a title (the loader refuses one in a table) falls back to its id
+    bare = dataclasses.replace(TABLE.rows["deck"], title_vi="", title_en="")
+    assert bare.title("vi") == bare.title("en") == "deck"
+    assert TABLE.rows["deck"].title("vi") == "Bộ bài 120 quân"
 
 
 CARD_CODE = re.compile(r"(?<![\w-])(?:[1-9][vns]|chi|lao|thang)(?![\w-])")

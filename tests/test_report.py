@@ -528,10 +528,11 @@ def test_default_report_shows_the_checkers_saved_findings(tmp_path: Path) -> Non
         assert last in text, (rid, last)
     for rid, q in doc["questions"].items():
         for v, f in q.get("frequency", {}).items():
-            # how often it comes up and how often it changes the result, both players
+            # how often it comes up and how often it changes the result, both players,
+            # each as a picture of 100 squares with its figure per 10,000 beside it
             for pf in (f, f["uniform"]):
                 for key in ("per_10000", "changed_per_10000"):
-                    assert f"{render.whole(pf[key], 'vi')} (" in text, (rid, v, key)
+                    assert f"{render.whole(pf[key], 'vi')} / 10.000 (" in text, (rid, v, key)
             assert f"{render.number(f['hands'], 'vi')} ván của người chơi tham" in text
     # with no checker pictures at --from, the flow diagram is drawn from the table
     assert (out / "diagrams").is_dir() and list((out / "diagrams").glob("flow*.svg"))

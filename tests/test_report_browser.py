@@ -458,3 +458,95 @@ def test_diagrams_pan_zoom_and_have_a_description(browser: Browser, site: Path) 
     img_desc = b.js(f"{fig}.querySelector('img').getAttribute('aria-describedby')")
     assert b.js(f"document.getElementById('{img_desc}').textContent") != ""
     assert b.problems() == []
+
+
+@pytest.fixture(scope="module")
+def saved_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The family's report built from its saved findings (OPEN_QUESTIONS.json)."""
+    from chanspec.checks.findings import compute, render
+
+    fam = table.load("family")
+    found = render.report_findings(compute.load(), fam)
+    assert found, "the saved findings are fresh"
+    out = tmp_path_factory.mktemp("saved-site") / "site"
+    report.build_report(out, table=fam, findings=found)
+    return out
+
+
+def _keep(name: str, png: bytes) -> Path:
+    """Screenshots go to CHANSPEC_SCREENSHOTS, or to a folder under the system's tmp."""
+    where = Path(os.environ.get("CHANSPEC_SCREENSHOTS")
+                 or Path(tempfile.gettempdir()) / "chanspec-screenshots")
+    where.mkdir(parents=True, exist_ok=True)
+    path = where / name
+    path.write_bytes(png)
+    return path
+
+
+def test_the_rulebook_heads_rows_by_title_in_chromium(browser: Browser, saved_site: Path
+                                                      ) -> None:
+    b = browser
+    b.viewport(1280)
+    b.open(url(saved_site, "index.html", "lang=vi"))
+    heads = b.js("[...document.querySelectorAll('article.rule h3')].map(h => h.innerText)")
+    fam = table.load("family")
+    assert len(heads) == len(fam.rows)
+    assert not any(rid in h.split() for h in heads for rid in fam.rows)
+    assert heads[0].startswith(fam.rows["deck"].title_vi)
+    where = visible_text(b, "#r-deck .where")
+    assert "§1, đoạn đầu" in where and "first paragraph" not in where
+    anchor = b.js("""(() => { const a = document.querySelector('#r-deck a.rid');
+        const s = getComputedStyle(a); return {text: a.innerText,
+        size: parseFloat(s.fontSize), code: !!a.querySelector('code')}; })()""")
+    base = b.js("parseFloat(getComputedStyle(document.body).fontSize)")
+    assert anchor["text"] == "deck" and anchor["code"] and anchor["size"] < base
+    png = b.screenshot()
+    _keep("rulebook-1280.png", png)
+    assert ink_share(png)[1] > 0.03
+    assert b.problems() == []
+
+
+def test_a_question_draws_hands_as_cards_and_frequencies_as_squares(browser: Browser,
+                                                                    saved_site: Path) -> None:
+    b = browser
+    b.viewport(1280, 2400)
+    b.open(url(saved_site, "questions.html", "q-lao-thang&lang=vi"))
+    b.js("document.querySelectorAll('#q-lao-thang details.scenario').forEach(d => d.open = true)")
+    rows = b.js("""[...document.querySelectorAll('#q-lao-thang .deal')][0] ?
+        [...[...document.querySelectorAll('#q-lao-thang .deal')][0]
+          .querySelectorAll('.deal-row')].map(r => { const ts = r.querySelectorAll('.tile');
+            const t = ts[0].getBoundingClientRect(), u = ts[ts.length - 1].getBoundingClientRect();
+            return {n: ts.length, w: t.width, h: t.height, label: r.getAttribute('aria-label'),
+                    wrapped: u.top > t.top}; }) : []""")
+    assert len(rows) == 4, rows  # one row per seat
+    assert sorted(r["n"] for r in rows) == [23, 23, 23, 24]
+    assert all(r["w"] > 20 and r["h"] > 30 for r in rows)
+    assert all(r["label"].startswith(f"Ghế {s}") for s, r in enumerate(rows))
+    # its words are there for a screen reader, folded for the eye
+    assert b.js("document.querySelector('#q-lao-thang .deal + details').open") is False
+    figs = b.js("""[...document.querySelectorAll('#q-lao-thang svg.per100')].map(s => {
+        const r = s.getBoundingClientRect(); return {w: r.width, h: r.height,
+        on: s.querySelectorAll('rect.on').length, all: s.querySelectorAll('rect').length,
+        title: s.querySelector('title').textContent,
+        beside: s.parentElement.querySelector('figcaption').innerText}; })""")
+    assert len(figs) == 4, figs  # two measures, two players
+    assert all(f["w"] >= 80 and f["h"] >= 80 and f["all"] >= 100 for f in figs)
+    from chanspec.checks.findings import compute
+    from chanspec.checks.report import figures
+
+    f = compute.load()["questions"]["lao-thang"]["frequency"]["off"]
+    want = [figures.filled_squares(x) for x in (f["per_10000"], f["changed_per_10000"],
+                                                f["uniform"]["per_10000"],
+                                                f["uniform"]["changed_per_10000"])]
+    assert [x["on"] for x in figs] == want
+    assert "gặp ở" in figs[0]["beside"] and "/ 10.000" in figs[0]["beside"]
+    assert "trên 100 ván" in figs[0]["title"]
+    b.js("document.getElementById('q-lao-thang').scrollIntoView()")
+    png = b.screenshot()
+    _keep("question-lao-thang-1280.png", png)
+    assert ink_share(png)[1] > 0.03
+    b.viewport(360)
+    b.open(url(saved_site, "questions.html", "q-lao-thang&lang=vi"))
+    assert b.js("document.documentElement.scrollWidth") <= 360
+    _keep("question-lao-thang-360.png", b.screenshot())
+    assert b.problems() == []

@@ -62,7 +62,7 @@ from chanspec.checks.oracles import hands as hands_mod
 from chanspec.checks.output import Ticker
 from chanspec.model import cards
 from chanspec.model.game import Action, Deal, State
-from chanspec.model.table import Table, before_decisions
+from chanspec.model.table import Table, before_decisions, without_wording
 
 FILE_NAME = "OPEN_QUESTIONS.json"
 PARAMS: dict[str, Any] = {
@@ -98,9 +98,11 @@ def params_for(table: Table) -> dict[str, Any]:
 def table_digest(table: Table) -> str:
     """The digest the saved findings are keyed by: of the table's data with its
     decisions taken back (`chanspec.model.table.before_decisions`), so settling a row on
-    the value that was already its default keeps the findings of the other rows."""
-    text = json.dumps(before_decisions(table.data), sort_keys=True, ensure_ascii=False,
-                      default=str)
+    the value that was already its default keeps the findings of the other rows, and
+    without the fields that only hold words (`chanspec.model.table.without_wording`,
+    which says why), so rewording a row keeps them too."""
+    text = json.dumps(without_wording(before_decisions(table.data)), sort_keys=True,
+                      ensure_ascii=False, default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

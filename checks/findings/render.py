@@ -121,6 +121,56 @@ def frequency_legend(f: Mapping[str, Any], lang: str) -> str:
             f"{' và '.join(parts)}.")
 
 
+def frequency_figures(freq: Mapping[str, Mapping[str, Any]], row: Any,
+                      table: Table) -> dict[str, Any]:
+    """A question's frequencies as figures for the report's pictures
+    (`chanspec.checks.report.figures`): the legend (`frequency_legend`), then per reading
+    (by its label) and per player the measures, each with its words, its rate per 10,000
+    hands, its 95% interval and its chance level when the findings measured one
+    (``floor_per_10000``, ``changed_floor_per_10000``; today's findings do not); and
+    ``otherwise``, the greedy player's figures under each other reading the value's
+    scenario rests on (`frequency_blame_line` in pictures), with the hands counted."""
+    values = []
+    legend: dict[str, str] = {}
+    for v in [x for x in row.values if x in freq]:
+        f = freq[v]
+        if not legend:
+            legend = {"vi": frequency_legend(f, "vi"), "en": frequency_legend(f, "en")}
+        players = []
+        for pf in (f, f.get("uniform")):
+            if pf is None:
+                continue
+            policy = pf.get("policy", "greedy")
+            players.append({"vi": _policy_name(policy, "vi"), "en": _policy_name(policy, "en"),
+                            "measures": _measures(pf)})
+        otherwise = []
+        if f.get("blame"):  # the same figures under each other reading it rests on
+            stuck = bool(f.get("stuck"))
+            otherwise.append({"vi": "như bảng hiện nay", "en": "as the table reads today",
+                              "measures": _measures(f, stuck)})
+            otherwise += [{"vi": f"nếu {reading(table, e['row'], e['value'], 'vi')}",
+                           "en": f"if {reading(table, e['row'], e['value'], 'en')}",
+                           "measures": _measures(e, stuck)} for e in f["blame"]]
+        values.append({"value": v, "vi": row.label(v, "vi"), "en": row.label(v, "en"),
+                       "players": players, "otherwise": otherwise})
+    return {"legend": legend, "values": values}
+
+
+def _measures(pf: Mapping[str, Any], stuck: bool = False) -> list[dict[str, Any]]:
+    """One player's figures as measures: how often the hand is stuck when `stuck`, else
+    how often the choice comes up and (when measured) changes the result."""
+    if stuck:
+        return [{"vi": "bị kẹt ở", "en": "stuck in", "per_10000": pf["stuck_per_10000"],
+                 "ci95": pf.get("stuck_ci95")}]
+    ms = [{"vi": "gặp ở", "en": "comes up in", "per_10000": pf["per_10000"],
+           "ci95": pf.get("ci95"), "floor_per_10000": pf.get("floor_per_10000")}]
+    if "changed_per_10000" in pf:
+        ms.append({"vi": "đổi kết quả ở", "en": "changes the result in",
+                   "per_10000": pf["changed_per_10000"], "ci95": pf.get("changed_ci95"),
+                   "floor_per_10000": pf.get("changed_floor_per_10000")})
+    return ms
+
+
 def frequency_blame_line(f: Mapping[str, Any], table: Table, lang: str) -> str:
     """One value's figure as the table reads today and under each single other reading
     its scenario rests on (``f["blame"]``, greedy player), in words: how often the hand
@@ -363,6 +413,8 @@ def report_findings(doc: Mapping[str, Any] | None, table: Table) -> dict[str, di
             "footnote": _strip_sub(f.footnote or ""),
         }
         q = doc["questions"][rid]
+        if q.get("frequency"):
+            d["frequency_figures"] = frequency_figures(q["frequency"], row, table)
         found = [x for x in (q.get("full_witness"), q.get("witness")) if x is not None]
         if found:
             d["scenarios"] = []

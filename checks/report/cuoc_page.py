@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chanspec.checks.oracles import cuoc_cooccur, cuoc_freq, cuoc_search
-from chanspec.checks.report.site import bi, esc, tiles
+from chanspec.checks.report.site import bi, esc, place_line, rid_anchor, tiles
 from chanspec.model import cards, score
 from chanspec.model import table as table_mod
 
@@ -330,8 +330,8 @@ def cuoc_page(tbl: table_mod.Table, data: Mapping[str, Any]) -> str:
                     if entry.get("replaces") else "")
         out.append(
             f'<article class="cuoc" id="c-{esc(rid)}">'
-            f"<h2>{_titles(tbl, [rid])} <code>{esc(rid)}</code></h2>"
-            f"<p class='src'>{esc(row.section)}</p>"
+            f"<h2>{_titles(tbl, [rid])}</h2>"
+            f"<p class='src'>{place_line(row.section)} {rid_anchor(rid, 'c-')}</p>"
             f"<p>{_bi(row.vi, row.en)}</p>"
             f"<p>{_bi('Máy đọc', 'The machine reads')}: {_bi(wvi, wen)}</p>"
             + replaces + _amounts(entry, tbl) + _readings(entry, tbl)

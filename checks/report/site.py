@@ -48,7 +48,7 @@ import importlib.resources
 import itertools
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +56,7 @@ from chanspec.checks.findings import clauses as clauses_mod
 from chanspec.checks.output import prepare_output_dir, write_atomic
 from chanspec.model import cards
 from chanspec.model import table as table_mod
+from chanspec.model.source import place_words
 
 ASSETS = ("style.css", "app.js", "win.js", "explorer.js")
 PAGES = (
@@ -70,6 +71,10 @@ SECTION_TITLES = {
     "3": ("Bỏ qua, ăn và đánh: những điều bị cấm", "Passing, eating, discarding: what gets banned"),
     "4": ("Ù, hòa và kết thúc ván", "Winning, drawn hands and the end of a hand"),
 }
+# what the first step of a witness says, the deal itself being drawn below it
+DEAL_WORDS = ("Chia bài: bài của từng ghế, xếp như khi cầm trên tay (Chắn, rồi Cạ, rồi quân lẻ)",
+              "The deal: each seat's hand, laid out as it is held (chắn, then cạ, then loose "
+              "cards)")
 STATUS = {
     "settled": ("✔", "Đã chốt", "Settled"),
     "provisional": ("◐", "Tạm thời", "Provisional"),
@@ -156,6 +161,53 @@ def tile(face: int, red: Iterable[int], *, small: bool = False) -> str:
 def tiles(items: Iterable[Any], red: Iterable[int], *, small: bool = False) -> str:
     red = set(red)
     return "".join(tile(face_of(c), red, small=small) for c in items)
+
+
+def hand_html(items: Iterable[Any], red: Iterable[int],
+              is_ca: Callable[[int, int], bool] = cards.same_rank) -> str:
+    """A hand drawn as cards, laid out as a family holds it (`chanspec.model.cards.layout`:
+    chắn, then cạ, then loose cards, each in suit and rank order), each chắn or cạ in its
+    own frame."""
+    red = set(red)
+    out = []
+    for kind, group in cards.layout([face_of(c) for c in items], is_ca):
+        out.append(f'<span class="group {kind}">{tiles(group, red, small=True)}</span>')
+    return "".join(out)
+
+
+def hand_words(items: Iterable[Any],
+               is_ca: Callable[[int, int], bool] = cards.same_rank) -> str:
+    """The text alternative of `hand_html`: the cards' names in the order drawn."""
+    faces = [face_of(c) for c in items]
+    return cards.names(f for _, g in cards.layout(faces, is_ca) for f in g)
+
+
+def deal_html(hands: Mapping[int, Sequence[Any]], red: Iterable[int], *, opener: int | None,
+              is_ca: Callable[[int, int], bool] = cards.same_rank,
+              noc: int | None = None, words: tuple[str, str] | None = None) -> str:
+    """A deal drawn as cards: one row per seat, each hand laid out (`hand_html`), with
+    how many cards are left in the nọc; each row carries its names as its accessible
+    label, and the deal in words (`words`) is folded below as its text alternative."""
+    rows = []
+    for s in sorted(hands):
+        h = list(hands[s])
+        lead_vi = f"Ghế {s}" + (" (mở đầu)" if s == opener else "")
+        lead_en = f"Seat {s}" + (" (opener)" if s == opener else "")
+        names = hand_words(h, is_ca)
+        rows.append(f'<div class="deal-row" role="group" '
+                    f'aria-label="{esc(f"{lead_vi}, {len(h)} quân: {names}")}">'
+                    f'<span class="lbl">'
+                    f'{bi(f"{lead_vi} · {len(h)} quân", f"{lead_en} · {len(h)} cards")}</span> '
+                    f'<span class="deal-cards">{hand_html(h, red, is_ca)}</span></div>')
+    if noc is not None:
+        left = bi(f"Nọc: còn {noc} quân, úp", f"Nọc: {noc} cards, face down")
+        rows.append(f'<p class="noc">{left}</p>')
+    alt = ""
+    if words:
+        head = bi("Ván chia bằng chữ", "The deal in words")
+        alt = (f'<details class="desc footnote"><summary>{head}</summary>'
+               f'<p>{bi(*words)}</p></details>')
+    return f'<div class="deal">{"".join(rows)}</div>{alt}'
 
 
 # --------------------------------------------------------------------------- data export
@@ -376,12 +428,23 @@ def rulebook_page(table: table_mod.Table) -> str:
     return "\n".join(parts)
 
 
+def rid_anchor(rid: str, prefix: str = "r-") -> str:
+    """A row's id, outside its heading: a small code-styled link to the entry (what
+    ``--option`` and ``chanspec settle`` name it by), never the words of the page."""
+    return (f'<a class="rid" href="#{esc(prefix + rid)}" title="{esc(rid)}">'
+            f'<code>{esc(rid)}</code></a>')
+
+
+def place_line(section: str) -> str:
+    """Where a row is in its text (`chanspec.model.source.place_words`), both languages."""
+    return bi(place_words(section, "vi"), place_words(section, "en"))
+
+
 def _rule_entry(row: table_mod.Row) -> str:
-    title = f"{bi(row.title_vi, row.title_en)} " if row.title_vi and row.title_en else ""
     out = [f'<article class="rule st-{row.status}" id="r-{esc(row.id)}">',
-           f'<h3>{title}<code class="rid">{esc(row.id)}</code> {status_badge(row.status)} '
+           f'<h3>{bi(row.title("vi"), row.title("en"))} {status_badge(row.status)} '
            f'{found_badge(row)}</h3>',
-           f'<p class="where">{esc(row.section)}</p>',
+           f'<p class="where">{place_line(row.section)} {rid_anchor(row.id)}</p>',
            f"<p>{bi(row.vi, row.en)}</p>"]
     if row.is_choice:
         out.append(options_table(row))
@@ -390,8 +453,10 @@ def _rule_entry(row: table_mod.Row) -> str:
                    + "</a></p>")
     elif row.is_option:  # settled by the family; the readings stay as history
         d = row.decisions[-1] if row.decisions else {}
+        chosen = row.default or ""
         out.append(f'<p class="dflt">{bi("Gia đình đã chọn:", "The family chose:")} '
-                   f'<code>{esc(row.default)}</code>'
+                   f'{bi(row.label(chosen, "vi"), row.label(chosen, "en"))} '
+                   f'<span class="footnote">{esc(chosen)}</span>'
                    + (f" ({esc(d.get('date', ''))})" if d else "") + "</p>")
         out.append(options_table(row))
         out.append('<p><a class="internal" href="questions.html#decided">'
@@ -436,7 +501,8 @@ def render_any(value: Any) -> str:
 def render_scenario(steps: Sequence[Mapping[str, Any]], red: Iterable[int], *,
                     players: int | None = None, title: tuple[str, str] | None = None,
                     note: tuple[str, str] | None = None, sid: str = "sc",
-                    open_: bool | None = None) -> str:
+                    open_: bool | None = None,
+                    is_ca: Callable[[int, int], bool] = cards.same_rank) -> str:
     """A witness scenario drawn step by step, as the table would look after each step.
 
     ``steps`` is a plain list of dicts (see the module docstring).  Seats are shown with
@@ -463,21 +529,32 @@ def render_scenario(steps: Sequence[Mapping[str, Any]], red: Iterable[int], *,
     if note:
         out.append(f"<p>{bi(*note)}</p>")
     out.append('<ol class="steps">')
+    dealt = False
     for n, st in enumerate(steps, 1):
         st = _plain(st)
         seat = _get(st, "seat")
         action = text_of(st, "action") or ("", "")
         who = (f'<span class="who">{bi(f"Ghế {seat}", f"Seat {seat}")}:</span> '
                if seat is not None else "")
+        hands = _per_seat(_get(st, "hands"))
+        # the deal: the first step that shows the hands, with no seat acting and no card
+        is_deal = not dealt and seat is None and bool(hands) and not _get(st, "cards")
+        dealt = dealt or bool(hands)
+        told = (DEAL_WORDS if is_deal else action)
         out.append(f'<li class="step"><p class="act"><span class="stepno">'
-                   f'{bi(f"Bước {n}", f"Step {n}")}</span> {who}{bi(*action)}</p>')
+                   f'{bi(f"Bước {n}", f"Step {n}")}</span> {who}{bi(*told)}</p>')
+        if is_deal:  # the deal: one row of cards per seat, its names folded below
+            out.append(deal_html(hands, red, opener=_get(st, "opener"), is_ca=is_ca,
+                                 words=action if action != ("", "") else None))
+            out.append("</li>")
+            continue
         moved = _get(st, "cards") or []
         if moved:
             out.append(f'<p class="moved">{bi("Quân:", "Card:")} {tiles(moved, red)}</p>')
         nt = text_of(st, "note")
         if nt:
             out.append(f'<p class="note">{bi(*nt)}</p>')
-        hands, gates, laid = (_per_seat(_get(st, k)) for k in ("hands", "gates", "laid"))
+        gates, laid = (_per_seat(_get(st, k)) for k in ("gates", "laid"))
         shown = sorted(set(hands) | set(gates) | set(laid))
         if shown:
             out.append('<div class="table-view">')
@@ -490,9 +567,11 @@ def render_scenario(steps: Sequence[Mapping[str, Any]], red: Iterable[int], *,
                            f'<h4>{bi(f"Ghế {s}", f"Seat {s}")}{mark}</h4>')
                 if s in hands:
                     h = list(hands[s])
-                    out.append(f'<p class="hand"><span class="lbl">'
+                    said = f"Ghế {s}, trên tay {len(h)} quân: {hand_words(h, is_ca)}"
+                    out.append(f'<p class="hand" role="group" aria-label="{esc(said)}">'
+                               f'<span class="lbl">'
                                f'{bi(f"Trên tay ({len(h)})", f"Hand ({len(h)})")}</span> '
-                               f'{tiles(h, red, small=True)}</p>')
+                               f'{hand_html(h, red, is_ca)}</p>')
                 if laid.get(s):
                     groups = "".join(f'<span class="group">{tiles(g, red, small=True)}</span>'
                                      for g in laid[s])
@@ -550,8 +629,22 @@ def _scenario_list(finding: Any) -> list[Any]:
             else:
                 out[0] = merged
         else:
-            out.insert(0, [{"action": t} for t in texts])
+            out.insert(0, [_drawn_deal({"action": t}, out) for t in texts])
     return out
+
+
+def _drawn_deal(step: dict[str, Any], scenarios: Sequence[Any]) -> dict[str, Any]:
+    """A text step that tells a deal which a structured scenario also shows (the same
+    words, with the hands): given those hands, so that it is drawn as cards too."""
+    for sc in scenarios:
+        sc = _plain(sc)
+        steps = _get(sc, "steps") if isinstance(sc, Mapping) else sc
+        for st in steps or ():
+            st = _plain(st)
+            if (isinstance(st, Mapping) and _get(st, "hands") and _get(st, "seat") is None
+                    and text_of(st, "action") == text_of(step, "action")):
+                return {**step, "hands": _get(st, "hands")}
+    return step
 
 
 def question_rows(table: table_mod.Table) -> list[table_mod.Row]:
@@ -609,7 +702,8 @@ def clauses_section(table: table_mod.Table, docs: Sequence[Mapping[str, Any]]) -
 
 def questions_page(table: table_mod.Table, findings: Mapping[str, Any],
                    clauses: Sequence[Mapping[str, Any]] = ()) -> str:
-    red = table.resolve(min(table.variants)).red
+    rules = table.resolve(min(table.variants))
+    red, is_ca = rules.red, rules.is_ca
     rows = question_rows(table)
     parts = ["<p class='lead'>" + bi(
         "Mỗi mục dưới đây là một luật gia đình chưa chốt hoặc đang dùng tạm. Với mỗi câu hỏi: "
@@ -631,7 +725,7 @@ def questions_page(table: table_mod.Table, findings: Mapping[str, Any],
         parts.append(f'<article class="question st-{row.status}" id="q-{esc(row.id)}">')
         parts.append(f"<h2>{bi(row.title('vi'), row.title('en'))} {status_badge(row.status)} "
                      f"{found_badge(row)}</h2>")
-        parts.append(f'<p class="where">{esc(row.section)} · '
+        parts.append(f'<p class="where">{place_line(row.section)} · '
                      f'<a class="internal" href="index.html#r-{esc(row.id)}">'
                      f'{bi("xem trong luật", "see in the rulebook")}</a></p>')
         parts.append(f'<p class="ask">{bi(row.vi, row.en)}</p>')
@@ -649,7 +743,13 @@ def questions_page(table: table_mod.Table, findings: Mapping[str, Any],
         if f is not None:
             freq = text_of(f, "frequency") or _get(f, "frequency", "frequencies", "how_often")
             freq = freq if not isinstance(freq, tuple) else {"vi": freq[0], "en": freq[1]}
-        if freq is not None:
+        figs = _get(f, "frequency_figures") if f is not None else None
+        if isinstance(figs, Mapping) and figs.get("values"):
+            from chanspec.checks.report import figures  # it draws with this module's helpers
+
+            parts.append(f'<div class="freq"><h3>{bi("Xảy ra thường không?", "How often?")}'
+                         f"</h3>{figures.figures_html(figs)}</div>")
+        elif freq is not None:
             t = text_of(freq)
             if t is not None and "\n" in t[0] and t[0].count("\n") == t[1].count("\n"):
                 # a first line saying what the figures are, then one line per reading
@@ -665,7 +765,9 @@ def questions_page(table: table_mod.Table, findings: Mapping[str, Any],
             parts.append(f'<p class="blame"><strong>{bi("Phụ thuộc:", "Depends on:")}</strong> '
                          f"{bi(*blame)}</p>")
         again = text_of(f, "frequency_blame") if f is not None else None
-        if again:
+        drawn = isinstance(figs, Mapping) and any(v.get("otherwise") for v in figs.get(
+            "values", []))
+        if again and not drawn:  # drawn with the pictures above when they are there
             parts.append(f'<p class="blame"><strong>{bi("Nếu hiểu khác:", "Read otherwise:")}'
                          f"</strong> {bi(*again)}</p>")
         summary = text_of(f, "summary") if f is not None else None
@@ -690,14 +792,14 @@ def questions_page(table: table_mod.Table, findings: Mapping[str, Any],
                     steps, title, note, players = list(sc), None, None, None
                 title = title or (f"Tình huống minh hoạ {k}", f"Witness scenario {k}")
                 parts.append(render_scenario(steps, red, players=players, title=title, note=note,
-                                             sid=f"sc-{row.id}-{k}"))
+                                             sid=f"sc-{row.id}-{k}", is_ca=is_ca))
         else:
             parts.append('<p class="none">' + bi(
                 "Chưa tính được tình huống minh hoạ nào cho câu hỏi này.",
                 "No scenario has been computed for this question yet.") + "</p>")
         pic = _get(f, "divergence") if f is not None else None
         if isinstance(pic, Mapping):
-            parts.append(divergence_html(pic, red, f"dv-{row.id}"))
+            parts.append(divergence_html(pic, red, f"dv-{row.id}", is_ca))
         note = _get(f, "footnote") if f is not None else None
         vals = ", ".join(f"{v}{' (default)' if v == row.default else ''}" for v in row.values)
         note = note or f"mã / ids — question: {row.id} = {vals} · try: --option {row.id}=…"
@@ -715,7 +817,8 @@ def _dv_step(s: Mapping[str, Any], red: Iterable[int]) -> str:
             f'[{esc(", ".join(s["rules"]))}]</span></li>')
 
 
-def divergence_html(pic: Mapping[str, Any], red: Iterable[int], sid: str) -> str:
+def divergence_html(pic: Mapping[str, Any], red: Iterable[int], sid: str,
+                    is_ca: Callable[[int, int], bool] = cards.same_rank) -> str:
     """The divergence picture (checks/findings/divergence.py) drawn in HTML: the shared
     steps, then one column per reading, side by side, each ending in what differs; with
     its text alternative and its Mermaid source."""
@@ -739,8 +842,8 @@ def divergence_html(pic: Mapping[str, Any], red: Iterable[int], sid: str) -> str
     return (
         f'<section class="divergence" id="{esc(sid)}" aria-describedby="{esc(sid)}-text">'
         f'<h3>{bi("Nơi các cách hiểu tách ra", "Where the readings part")}</h3>'
-        f'<p class="where">{bi(pic.get("deal_vi", ""), pic.get("deal_en", ""))} '
-        f'<span class="footnote">{esc(pic["scale"])}</span></p>'
+        + _divergence_deal(pic, red, is_ca)
+        + f'<p class="where footnote">{esc(pic["scale"])}</p>'
         f'<ol class="steps common">{common}</ol>'
         f'<div class="branches">{"".join(cols)}</div>'
         f'<details class="desc footnote"><summary>{bi("Mô tả bằng chữ", "Text description")}'
@@ -748,6 +851,19 @@ def divergence_html(pic: Mapping[str, Any], red: Iterable[int], sid: str) -> str
         + (f'<details class="footnote"><summary>Mermaid</summary><pre class="mermaid-src"><code>'
            f'{esc(pic["mermaid"])}</code></pre></details>' if pic.get("mermaid") else "")
         + "</section>")
+
+
+def _divergence_deal(pic: Mapping[str, Any], red: Iterable[int],
+                     is_ca: Callable[[int, int], bool]) -> str:
+    """The deal the readings part from, drawn as cards when the picture carries it (its
+    words otherwise)."""
+    words = (pic.get("deal_vi", ""), pic.get("deal_en", ""))
+    deal = pic.get("deal")
+    if not isinstance(deal, Mapping) or not deal.get("hands"):
+        return f'<p class="where">{bi(*words)}</p>'
+    hands = dict(enumerate(deal["hands"]))
+    return deal_html(hands, red, opener=deal.get("opener"), is_ca=is_ca,
+                     noc=len(deal.get("noc", [])), words=words if words[0] else None)
 
 
 def decided_section(table: table_mod.Table) -> str:
