@@ -524,12 +524,16 @@ def test_a_question_draws_hands_as_cards_and_frequencies_as_squares(browser: Bro
     assert all(r["label"].startswith(f"Ghế {s}") for s, r in enumerate(rows))
     # its words are there for a screen reader, folded for the eye
     assert b.js("document.querySelector('#q-lao-thang .deal + details').open") is False
+    b.js("document.querySelectorAll('#q-lao-thang details.otherwise').forEach(d => d.open = true)")
     figs = b.js("""[...document.querySelectorAll('#q-lao-thang svg.per100')].map(s => {
         const r = s.getBoundingClientRect(); return {w: r.width, h: r.height,
         on: s.querySelectorAll('rect.on').length, all: s.querySelectorAll('rect').length,
         title: s.querySelector('title').textContent,
-        beside: s.parentElement.querySelector('figcaption').innerText}; })""")
-    assert len(figs) == 4, figs  # two measures, two players
+        beside: s.parentElement.querySelector('figcaption').innerText,
+        otherwise: !!s.closest('details.otherwise')}; })""")
+    # two measures for each of two players, then, read otherwise (greedy player), the
+    # table as it is and the one reading of another row that changes this question
+    assert [f["otherwise"] for f in figs] == [False] * 4 + [True] * 4, figs
     assert all(f["w"] >= 80 and f["h"] >= 80 and f["all"] >= 100 for f in figs)
     from chanspec.checks.findings import compute
     from chanspec.checks.report import figures
@@ -538,6 +542,9 @@ def test_a_question_draws_hands_as_cards_and_frequencies_as_squares(browser: Bro
     want = [figures.filled_squares(x) for x in (f["per_10000"], f["changed_per_10000"],
                                                 f["uniform"]["per_10000"],
                                                 f["uniform"]["changed_per_10000"])]
+    b0 = f["blame"][0]
+    want += want[:2] + [figures.filled_squares(x) for x in (b0["per_10000"],
+                                                          b0["changed_per_10000"])]
     assert [x["on"] for x in figs] == want
     assert "gặp ở" in figs[0]["beside"] and "/ 10.000" in figs[0]["beside"]
     assert "trên 100 ván" in figs[0]["title"]

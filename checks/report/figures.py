@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chanspec.checks.findings.render import whole
-from chanspec.checks.report.site import bi, esc
+from chanspec.checks.report.markup import bi, esc
 
 SIDE = 10        # squares per row and per column
 CELL = 9         # px per square, gap included

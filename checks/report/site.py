@@ -54,6 +54,8 @@ from typing import Any
 
 from chanspec.checks.findings import clauses as clauses_mod
 from chanspec.checks.output import prepare_output_dir, write_atomic
+from chanspec.checks.report import figures
+from chanspec.checks.report.markup import bi, esc
 from chanspec.model import cards
 from chanspec.model import table as table_mod
 from chanspec.model.source import place_words
@@ -83,15 +85,6 @@ STATUS = {
 
 
 # --------------------------------------------------------------------------- small helpers
-
-
-def esc(text: object) -> str:
-    return html.escape(str(text), quote=True)
-
-
-def bi(vi: str, en: str) -> str:
-    """Both languages; CSS shows the chosen one (Vietnamese by default)."""
-    return f'<span class="vi" lang="vi">{esc(vi)}</span><span class="en" lang="en">{esc(en)}</span>'
 
 
 def _get(obj: Any, *names: str, default: Any = None) -> Any:
@@ -745,8 +738,6 @@ def questions_page(table: table_mod.Table, findings: Mapping[str, Any],
             freq = freq if not isinstance(freq, tuple) else {"vi": freq[0], "en": freq[1]}
         figs = _get(f, "frequency_figures") if f is not None else None
         if isinstance(figs, Mapping) and figs.get("values"):
-            from chanspec.checks.report import figures  # it draws with this module's helpers
-
             parts.append(f'<div class="freq"><h3>{bi("Xảy ra thường không?", "How often?")}'
                          f"</h3>{figures.figures_html(figs)}</div>")
         elif freq is not None:
