@@ -49,7 +49,9 @@ WRONG = [
 @pytest.mark.parametrize("name,seed,rule", WRONG, ids=[w[0] for w in WRONG])
 def test_a_wrong_engine_is_caught_and_shrunk(name: str, seed: int, rule: str,
                                             tmp_path: Path) -> None:
-    res = conform.campaign(engine(name), hands=400, seed=seed, timeout=10, shrink_budget=80)
+    # 150 hands find every one of these bugs; 30 replays a difference shrink it to the
+    # few steps asserted below (the CLI's defaults are larger)
+    res = conform.campaign(engine(name), hands=150, seed=seed, timeout=10, shrink_budget=30)
     report = conform.render(res, "vi", say)
     assert res.status == "mismatch" and res.exit_code == 1, report
     m = res.mismatch
@@ -215,7 +217,7 @@ def test_two_bugs_one_behind_the_other_are_both_reported() -> None:
     assert first.status == "mismatch" and len(first.differences) == 1
     assert first.stopped == "first" and first.hands == 1
     assert first.differences[0].key[:2] == ("legal", "pass")
-    res = conform.campaign(cmd, hands=300, seed=3, timeout=10, players=(4,), shrink_budget=30)
+    res = conform.campaign(cmd, hands=100, seed=3, timeout=10, players=(4,), shrink_budget=10)
     keys = [d.key for d in res.differences]
     assert res.status == "mismatch" and res.exit_code == 1
     opening = [d for d in res.differences if d.key[:3] == ("legal", "pass", "opening")]
@@ -321,8 +323,8 @@ def test_an_engine_without_legal_all_still_works(tmp_path: Path) -> None:
 
 
 def test_infer_options_names_three_readings_and_the_bug(capsys: Any, tmp_path: Path) -> None:
-    code = cli.main(["conform", "--impl", " ".join(engine("three_readings")), "--hands", "150",
-                     "--seed", "3", "--players", "4", "--shrink-budget", "20",
+    code = cli.main(["conform", "--impl", " ".join(engine("three_readings")), "--hands", "80",
+                     "--seed", "3", "--players", "4", "--shrink-budget", "10",
                      "--infer-options", "--json", "--save", str(tmp_path / "w.ndjson")])
     data = json.loads(capsys.readouterr().out)
     assert code == 1

@@ -294,7 +294,7 @@ def test_classic_logs_match_the_schema() -> None:
     from chanspec.model.game import State
 
     seen: set[str] = set()
-    for seed in range(16):
+    for seed in range(8):
         rules = table.load("classic").resolve(2 + seed % 3)
         st = State.new(rules, seed=seed)
         rng = random.Random(seed)

@@ -67,7 +67,7 @@ def test_every_reachable_position_agrees_under_every_option(name: str) -> None:
             assert pk.initial(i) == pk.encode(start, i)
             seen = {start.fingerprint()}
             q = deque([start])
-            budget = 700
+            budget = 400  # positions per deal and option world, breadth first
             while q and budget:
                 s = q.popleft()
                 budget -= 1
