@@ -544,9 +544,14 @@ def test_a_stuck_hand_has_one_representation() -> None:
     # the generator keeps one hand that ends stuck, whole, for this very purpose
     assert vectors.STUCK_ENDING in d["focus"] and "(stuck)" in d["description"]["en"]
     assert f"`{d['id']}`" in (VECTORS / "README.md").read_text(encoding="utf-8")  # named there
-    assert d["end"] == {"terminal": False, "stuck": True, "pending": d["end"]["pending"],
-                        "legal": {str(s): [] for s in d["end"]["pending"]},
-                        "rules": ["stuck-discard"]}
+    end = {k: v for k, v in d["end"].items() if k != "why"}
+    assert end == {"terminal": False, "stuck": True, "pending": d["end"]["pending"],
+                   "legal": {str(s): [] for s in d["end"]["pending"]},
+                   "rules": ["stuck-discard"]}
+    # every discard is refused, each for a reason (its ban's row)
+    for s in d["end"]["pending"]:
+        w = d["end"]["why"][str(s)]
+        assert not w["allow"] and w["forbid"] and all(w["forbid"]), w
     for doc in vector_docs():
         for s in doc["steps"]:
             assert all(x["type"] != "end" or x["result"] in ("win", "draw")
@@ -555,7 +560,7 @@ def test_a_stuck_hand_has_one_representation() -> None:
     lines = logs.record(inp.rules, inp.deal, [a for a, ok in inp.steps if ok])
     assert lines[-1]["type"] != "end"
     res = replay.replay_text(logs.dumps(lines))
-    assert res.exit_code == 0 and res.final() == d["end"]
+    assert res.exit_code == 0 and res.final() == end
     eng = Session()
     assert eng.handle({"op": "start", **d["start"]})["ok"]
     for s in d["steps"]:
@@ -690,7 +695,7 @@ def test_js_runner_catches_a_wrong_engine_at_its_first_step_only() -> None:
     g01 = failed["g01-pass-chan-ban"]
     assert (g01["step"], g01["kind"]) == (3, "legal")
     assert g01["rules"] == ["pass-chan-ban"] and g01["sections"] == ["§3 bullet 1"]
-    assert "extra [discard 3n]" in g01["message"]
+    assert "extra [discard 3n (forbidden by pass-chan-ban)]" in g01["message"]
     # every failure is at the first step where the case and the wrong engine differ
     t = table.load("family")
     for cid, f in failed.items():
@@ -861,3 +866,121 @@ def test_the_two_readings_of_rule_13_play_alike() -> None:
             b.apply(act)
         assert a.is_terminal() == b.is_terminal() and a.outcome() == b.outcome(), seed
     assert refused > 20  # the rule does refuse acts, under both readings alike
+
+
+# --------------------------------------------------------------------------- why, readings
+
+
+@pytest.mark.parametrize("root", [r for _, r in KITS], ids=[k for k, _ in KITS])
+def test_why_agrees_with_the_legal_sets(root: Path) -> None:
+    # two computations of one thing: a step's legal sets (State.legal_actions) and its
+    # why (State.explain of every candidate): the actions why calls legal are exactly the
+    # legal set of each pending seat, and each action has one verdict
+    docs = vector_docs(root) if root == VECTORS else sample_cases(vector_docs(root), 10)
+    for d in docs:
+        for i, step in enumerate([*d["steps"], d["end"]]):
+            if "why" not in step:
+                assert step is d["end"] and d["end"]["terminal"], d["id"]
+                continue
+            assert sorted(step["why"], key=int) == sorted(step["legal"], key=int), (d["id"], i)
+            for seat, w in step["why"].items():
+                said = [a for v in (w["allow"], w["forbid"]) for acts in v.values()
+                        for a in acts]
+                assert len(said) == len(set(said)), (d["id"], i, seat)
+                allowed = {a for acts in w["allow"].values() for a in acts}
+                assert allowed == set(step["legal"][seat]), (d["id"], i, seat)
+                assert all(rows for rows in w["forbid"]), (d["id"], i, seat)  # a reason each
+
+
+def _observed(rules: table.Rules, doc: dict[str, Any]) -> list[Any]:
+    """What a runner that compares legal sets, verdicts and the end sees of a case played
+    on the machine under `rules`, step by step (an oracle apart from the generator's)."""
+    st = State(rules, Deal.from_json(doc["start"]["deal"]))
+    seen: list[Any] = []
+    for step in doc["steps"]:
+        a = Action.from_json(step["action"])
+        ok = a in st.legal_actions()
+        seen.append(({s: _codes(st, s) for s in range(st.n) if _codes(st, s)}, ok))
+        if ok:
+            st.apply(a)
+    seen.append(("end", st.is_terminal(), st.outcome() if st.is_terminal() else
+                 {s: _codes(st, s) for s in range(st.n) if _codes(st, s)}))
+    return seen
+
+
+def test_readings_say_where_another_value_first_plays_otherwise() -> None:
+    # every reading of every family case, replayed on the machine under its value: up to
+    # its step the legal sets and verdicts are the case's; at its step they differ, by
+    # exactly the changes it names
+    t = table.load("family")
+    checked = 0
+    for d in vector_docs():
+        base = _observed(t.resolve(d["start"]["players"], d["start"]["options"]), d)
+        for r in d["readings"]:
+            if "then" in r or "start" in r:
+                continue
+            for v in r["values"]:
+                rules = t.resolve(d["start"]["players"], {**d["start"]["options"], r["row"]: v})
+                alt = _observed(rules, d)
+                k = r["step"]
+                assert alt[:k] == base[:k], (d["id"], r)
+                assert alt[k] != base[k], (d["id"], r)
+                if "legal" in r:
+                    want = {int(s): set(x) for s, x in (d["steps"][k]["legal"] if k < len(
+                        d["steps"]) else d["end"]["legal"]).items()}
+                    for s, ch in r["legal"].items():
+                        want[int(s)] = (want.get(int(s), set()) - set(ch["remove"])) | set(
+                            ch["add"])
+                    got = alt[k][0] if k < len(d["steps"]) else alt[k][2]
+                    assert got == {s: x for s, x in want.items() if x}, (d["id"], r)
+                if "valid" in r:
+                    assert alt[k][1] == r["valid"], (d["id"], r)
+                checked += 1
+    assert checked > 100
+
+
+@needs_node
+def test_js_runner_names_the_readings_an_engine_plays_and_not_a_bug() -> None:
+    # tests/engines/three_readings.py plays three readings (and drops pass-chan-ban); the
+    # runner believes a reading only where a case plays exactly so under it and no other
+    # case shows the engine playing that row as written
+    sys.path.insert(0, str(ENGINES))
+    try:
+        from three_readings import READINGS  # type: ignore[import-not-found]
+    finally:
+        sys.path.remove(str(ENGINES))
+    code, out = _run_node("--engine", _engine(sys.executable, str(ENGINES / "three_readings.py")))
+    assert code == 1
+    explained = [c for c in out["causes"] if c["explained"]]
+    assert explained and all(any(READINGS.get(x["row"]) in x["values"] for x in c["readings"])
+                             for c in explained), explained
+    named = {x["row"] for c in explained for x in c["readings"]}
+    assert {"drawn-card-offer", "lao-thang"} <= named
+    assert sum(len(c["cases"]) for c in out["causes"]) == len(out["failed"])
+    # an engine with a bug and no reading: pass-chan-ban's cases are unexplained, keyed by
+    # the rows forbidding the action it offers in excess, one key for most of them
+    code, out = _run_node("--engine", _engine(sys.executable, str(ENGINES / "pass_chan.py")))
+    g01 = next(f for f in out["failed"] if f["id"] == "g01-pass-chan-ban")
+    assert not g01["readings"] and g01["diffs"][0]["extra_rules"] == {
+        "discard 3n": ["pass-chan-ban"]}
+    top = max(out["causes"], key=lambda c: len(c["cases"]))
+    assert not top["explained"] and top["rules"] == ["pass-chan-ban"]
+    assert "pass-chan-ban" not in {x["row"] for c in out["causes"] for x in c["readings"]}
+
+
+@needs_node
+def test_js_runner_text_names_rows_sections_depends_and_causes() -> None:
+    assert NODE is not None
+    p = subprocess.run([NODE, str(RUNNER), "--engine",
+                        _engine(sys.executable, str(ENGINES / "three_readings.py"))],
+                       capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert p.returncode == 1, p.stderr
+    text = p.stdout
+    assert "rows: drawn-card-offer (§2 Bốc)" in text
+    assert ("explained by a reading: the case plays exactly so under "
+            "drawn-card-offer = next-only") in text
+    assert ("the case depends on drawn-card-offer = drawer-then-next, which --implements "
+            "does not declare") in text
+    assert "readings the engine seems to play" in text and "plays lao-thang = off" in text
+    assert "differences no reading explains, by cause" in text
+    assert re.search(r"^\s+\d+ cases\s+plays drawn-card-offer = next-only: ", text, re.M)

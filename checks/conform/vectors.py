@@ -186,6 +186,23 @@ def _legal(st: State) -> dict[str, list[str]]:
     return {str(s): logs.codes_of(st.legal_actions(s)) for s in st.pending()}
 
 
+def _why(st: State) -> dict[str, dict[str, dict[str, list[str]]]]:
+    """Why each action a pending seat could try is legal or not (the step's ``why``): per
+    seat, ``allow`` and ``forbid``, each mapping the deciding rows (`State.explain`,
+    joined by spaces) to the actions they decide, so a runner can name the rows of an
+    action an engine leaves out or adds."""
+    out: dict[str, dict[str, dict[str, list[str]]]] = {}
+    pending = set(st.pending())
+    asked = [a for a in _candidates(st) if a.seat in pending]
+    asked += [a for s in sorted(pending) for a in st.legal_actions(s) if a not in asked]
+    for a in asked:
+        ex = st.explain(a)
+        seat = out.setdefault(str(a.seat), {"allow": {}, "forbid": {}})
+        seat["allow" if ex.legal else "forbid"].setdefault(" ".join(ex.rules), []).append(
+            logs.codes_of([a])[0])
+    return out
+
+
 def _position(st: State) -> dict[str, Any]:
     """The public position after a step (the step's ``after``): what any engine can say
     about where the hand stands, so a runner can tell where it first went astray (from
@@ -210,7 +227,7 @@ def step_sections(table: table_mod.Table, rule_ids: Iterable[str]) -> list[str]:
 def _end(st: State) -> dict[str, Any]:
     """The end of a case: the outcome of a finished hand (and, where acts may stand as
     faults, every fault of it, as the protocol's outcome gives them), or the position of
-    one that goes on."""
+    one that goes on (with the ``why`` of its pending seats' actions)."""
     if st.is_terminal():
         o = st.outcome() or {}
         outcome = {"result": o.get("result"), "winner": o.get("winner"), "kind": o.get("kind"),
@@ -218,7 +235,7 @@ def _end(st: State) -> dict[str, Any]:
         if st.records_faults():
             outcome["faults"] = comparable_faults(o.get("faults", []))
         return {"terminal": True, "outcome": outcome, "rules": list(o.get("rules", []))}
-    return replay.not_over(st)
+    return {**replay.not_over(st), "why": _why(st)}
 
 
 def play_case(inp: CaseInput) -> tuple[dict[str, Any], set[str], set[str]]:
@@ -235,7 +252,8 @@ def play_case(inp: CaseInput) -> tuple[dict[str, Any], set[str], set[str]]:
                               f"{'legal' if is_legal else 'illegal'} now but the case marks it "
                               f"{'valid' if valid else 'invalid'}")
         ex = st.explain(a)
-        step: dict[str, Any] = {"valid": valid, "action": a.as_json(), "legal": _legal(st)}
+        step: dict[str, Any] = {"valid": valid, "action": a.as_json(), "legal": _legal(st),
+                                "why": _why(st)}
         why = list(ex.rules)
         if valid:
             before = st.copy()
@@ -264,11 +282,12 @@ def _behaviour(consequences: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _replay_signature(rules: table_mod.Rules, deal: Deal,
                       steps: Sequence[tuple[Action, bool]]) -> list[Any]:
-    """What an engine observes along the steps: the legal set of every pending seat,
-    whether each action is accepted, its consequences, the end (rule ids left out: they
-    explain, they are not behaviour).  ``banned`` lines are left out too: a ban is
-    behaviour through the legal sets it changes later, and two readings that ban
-    differently but never let anyone do something else behave alike."""
+    """What an engine observes along the steps, one entry per step and one for the end:
+    the legal set of every pending seat, whether the action is accepted, its consequences,
+    then the end (rule ids and the ``why`` left out: they explain, they are not
+    behaviour).  ``banned`` lines are left out too: a ban is behaviour through the legal
+    sets it changes later, and two readings that ban differently but never let anyone do
+    something else behave alike."""
     try:
         check_cai(rules, deal)  # a deal from outside: its cái card must fit these rules
     except ActionError as exc:  # e.g. the cái card lies where this reading does not put it
@@ -277,42 +296,96 @@ def _replay_signature(rules: table_mod.Rules, deal: Deal,
     sig: list[Any] = []
     for a, _valid in steps:
         ok = st.is_legal(a)
-        sig.append((sorted((s, tuple(sorted(logs.codes_of(st.legal_actions(s)))))
-                           for s in st.pending()), ok))
-        if ok:
-            sig.append(_behaviour(logs.step(st, a)))
-    sig.append({k: v for k, v in _end(st).items() if k != "rules"})
+        legal = {str(s): sorted(logs.codes_of(st.legal_actions(s))) for s in st.pending()}
+        sig.append((legal, ok, _behaviour(logs.step(st, a)) if ok else None))
+    sig.append({k: v for k, v in _end(st).items() if k not in ("rules", "why")})
     return sig
 
 
-def option_dependence(inp: CaseInput) -> dict[str, list[str]]:
+def _parting(base: Sequence[Any], alt: Sequence[Any]) -> dict[str, Any]:
+    """Where a case replayed under another value first plays otherwise in what every
+    runner compares (``step``, the end being the step after the last), and what an engine
+    sees there under that value: the changes to the legal sets of the seats whose sets
+    differ (the actions added and removed; a seat absent from ``legal`` has the case's
+    set), whether the step's action is accepted, or the end.  ``then_step``: an earlier
+    step whose consequences already differ (for a runner that compares ``then``); a value
+    that changes only consequences parts at its first such step with ``then``."""
+    if len(alt) == 1 and len(base) > 1:  # the deal itself is refused under that value
+        return {"step": 0, "start": "refused"}
+    then_step: int | None = None
+    for k, (b, x) in enumerate(zip(base, alt, strict=True)):
+        if b == x:
+            continue
+        if k == len(base) - 1:
+            out: dict[str, Any] = {"step": k, "end": x}
+        else:
+            (bl, bok, _), (xl, xok, _) = b, x
+            if bl == xl and bok == xok:  # the same legal sets and verdict, other consequences
+                if then_step is None:
+                    then_step = k
+                continue
+            out = {"step": k}
+            seats = sorted(set(bl) | set(xl), key=int)
+            if bl != xl:
+                out["legal"] = {s: {"add": sorted(set(xl.get(s, [])) - set(bl.get(s, []))),
+                                    "remove": sorted(set(bl.get(s, [])) - set(xl.get(s, [])))}
+                                for s in seats if bl.get(s) != xl.get(s)}
+            if bok != xok:
+                out["valid"] = xok
+        if then_step is not None:
+            out["then_step"] = then_step
+        return out
+    assert then_step is not None, "no parting between two different signatures"
+    return {"step": then_step, "then": "differs"}
+
+
+def option_effects(inp: CaseInput) -> tuple[dict[str, list[str]], list[dict[str, Any]]]:
     """For each option row under some other value of which this case plays differently
     (a legal set, an accepted or refused action, a consequence or the end changes): the
-    values under which it plays exactly as written, the case's own first.  Rows absent
-    from the result do not matter to the case; values that behave alike on the case
-    (such as two readings with the same effect) are listed together."""
+    values under which it plays exactly as written, the case's own first (``depends``);
+    and for those other values, where the case first plays otherwise and how
+    (``readings``: row, values, `_parting`), so that a runner can tell an engine that
+    plays another reading from one with a bug.  Rows absent from ``depends`` do not
+    matter to the case; values that behave alike on the case (such as two readings with
+    the same effect) are listed together."""
     table = inp.rules.table
     base = _replay_signature(inp.rules, inp.deal, inp.steps)
     out: dict[str, list[str]] = {}
+    readings: list[dict[str, Any]] = []
     for name, values in table.option_space():
         mine = inp.rules.options[name]
         same = [mine]
+        parted: dict[str, dict[str, Any]] = {}
         for other in values:
             if other == mine:
                 continue
-            alt = inp.rules.with_options(**{name: other})
-            if _replay_signature(alt, inp.deal, inp.steps) == base:
+            alt = _replay_signature(inp.rules.with_options(**{name: other}), inp.deal,
+                                    inp.steps)
+            if alt == base:
                 same.append(other)
+                continue
+            p = _parting(base, alt)
+            key = json.dumps(p, sort_keys=True)
+            if key in parted:
+                parted[key]["values"].append(other)
+            else:
+                parted[key] = {"row": name, "values": [other], **p}
         if len(same) < len(values):
             out[name] = same
-    return out
+            readings += parted.values()
+    return out, readings
+
+
+def option_dependence(inp: CaseInput) -> dict[str, list[str]]:
+    """The ``depends`` of `option_effects`."""
+    return option_effects(inp)[0]
 
 
 def build_case(inp: CaseInput) -> dict[str, Any]:
     """The case document: metadata, start, steps with expectations, end."""
     body, cited, witnessed = play_case(inp)
     table = inp.rules.table
-    depends = option_dependence(inp)
+    depends, readings = option_effects(inp)
     focus_rows = list(dict.fromkeys(f.split("=", 1)[0] for f in inp.focus
                                     if f.split("=", 1)[0] in table.rows))
     sections = inp.sections if inp.sections is not None else list(
@@ -326,6 +399,7 @@ def build_case(inp: CaseInput) -> dict[str, Any]:
         "sections": sections,
         "focus": inp.focus,
         "depends": depends,
+        "readings": readings,
         "covers": {"rules": rows_cited, "witnessed": sorted(witnessed)},
         "start": {"ruleset": table.id, "players": inp.rules.players,
                   "options": dict(sorted(inp.rules.options.items())),
@@ -1283,6 +1357,11 @@ def _index(table: table_mod.Table, docs: Sequence[Mapping[str, Any]],
                      "uncovered": (cov.uncovered_rows(table) + cov.uncovered_values(table)
                                    + cov.uncovered_restrictions()),
                      "gaps": gaps(table, cov)},
+        # each row's section of the text, status and title: a runner names them beside
+        # the rows of a difference
+        "rows": {rid: {"section": row.section, "status": row.status,
+                       "title": {"vi": row.title_vi, "en": row.title_en}}
+                 for rid, row in table.rows.items()},
     }
 
 
