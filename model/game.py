@@ -1108,8 +1108,10 @@ class State:
                 return (list(v.rules), v.reason_en, v.reason_vi)
             if a.kind not in ("discard", "return") or a.kind != (
                     "return" if self.phase == "return" else "discard"):
-                return ([rid("eating.rule") if self.phase == "discard" else
-                         rid("turn.chiu_return_rule")],
+                # the row that makes this move due: the opener's first move, a discard
+                # after an eat (or a draw), a card given back after a chíu
+                return ([rid({"opening": "turn.opener_rule", "discard": "eating.rule",
+                              "return": "turn.chiu_return_rule"}[self.phase])],
                         f"a {'return' if self.phase == 'return' else 'discard'} is due now",
                         "bây giờ phải "
                         + ("trả cửa" if self.phase == "return" else "đánh một quân"))

@@ -230,3 +230,20 @@ def test_play_narrates_a_hand_under_every_option_value(opt: str, capsys: pytest.
     for seed in (1, 2):
         assert main(["play", "--seed", str(seed), "--option", opt]) == 0
     assert "Traceback" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("ruleset", ["family", "classic"])
+def test_a_move_out_of_turn_cites_the_row_that_makes_the_due_move_due(ruleset: str) -> None:
+    # at the opening a pass (or an eat) is refused by the opener's row, not by the row of
+    # giving a card back after a chíu (a wrong citation once sent conformance keys astray)
+    seen = 0
+    for seed in range(5):
+        st = State.new(table.rules(ruleset, 4), seed=seed)
+        if st.phase != "opening":
+            continue
+        seen += 1
+        for kind in ("pass", "chiu"):
+            ex = st.explain(Action(kind, st.actor))
+            assert not ex.legal
+            assert ex.rules == (st.rules.rid("turn.opener_rule"),), (seed, kind, ex)
+    assert seen
