@@ -1738,6 +1738,8 @@ class Inference:
     unexplained: list[Difference]  # no single value explains them
     replays: int = 0
     dropped: dict[str, str] = field(default_factory=dict)  # explained a witness, not needed
+    # the confirmation still shows differences their row decides, and fewer without them
+    contradicted: dict[str, str] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, Any]:
         c = self.confirm
@@ -1750,6 +1752,7 @@ class Inference:
                                        "hands": d.hands, "log": d.saved}
                                       for d in self.unexplained],
                 "dropped": dict(sorted(self.dropped.items())),
+                "contradicted": dict(sorted(self.contradicted.items())),
                 "confirm": None if c is None else {
                     "result": c.status, "seed": c.seed, "hands": c.hands,
                     "seconds": round(c.seconds, 3),
@@ -1789,10 +1792,36 @@ def infer_readings(command: str | Sequence[str], result: CampaignResult, *, hand
         if not current.differences or current.error is not None:
             break
     if inf.confirm is not None and inf.confirm.error is None and inf.readings:
+        _drop_contradicted(command, hands, inf, kw)
+    if inf.confirm is not None and inf.confirm.error is None and inf.readings:
         _keep_needed(command, hands, inf, kw)
     inf.unexplained = list(inf.confirm.differences if inf.confirm is not None
                            else result.differences)
     return inf
+
+
+def _drop_contradicted(command: str | Sequence[str], hands: int, inf: Inference,
+                       kw: Mapping[str, Any]) -> None:
+    """A reading whose row decides differences the confirmation under it still shows is
+    contradicted by them: the engine does not play that value everywhere it matters.  It
+    is dropped when the confirmation's own hands without it show no more mismatches that
+    its row decides (it explained a witness by accident, e.g. by hiding another bug), and
+    the confirmation then is the run without it."""
+    for row in sorted(inf.readings):
+        c = inf.confirm
+        assert c is not None
+        if row not in inf.readings:
+            continue
+        mine = sum(d.count for d in c.differences if row in d.rows)
+        if not mine:
+            continue
+        trial = campaign(command, hands=hands, seed=c.seed,
+                         readings={r: v for r, v in inf.readings.items() if r != row},
+                         **kw)
+        if trial.error is None and sum(d.count for d in trial.differences
+                                       if row in d.rows) <= mine:
+            inf.contradicted[row] = inf.readings.pop(row)
+            inf.confirm = trial
 
 
 def _keep_needed(command: str | Sequence[str], hands: int, inf: Inference,
@@ -1854,21 +1883,44 @@ def _explanations(command: str | Sequence[str], result: CampaignResult,
 
 def _choose(result: CampaignResult, candidates: Mapping[int, list[tuple[str, str]]],
             fixed: Mapping[str, str]) -> dict[str, str]:
-    """One value per row not chosen yet: the value explaining the most differences
-    first (weighted by how often each difference showed)."""
+    """One value per row not chosen yet, as an optimisation over the witnesses (z3's
+    ``Optimize``): the assignment explaining the most differences (weighted by how often
+    each showed: a difference is explained when one of its values is chosen), then the
+    fewest readings, then the values explaining the most.  Two values of one row
+    contradict each other: at most one is chosen.  Ties left go to the smaller pair, so
+    the choice is the same on every run."""
+    import z3
+
     score: dict[tuple[str, str], int] = {}
     for i, vs in candidates.items():
         for rv in vs:
-            score[rv] = score.get(rv, 0) + result.differences[i].count
-    chosen: dict[str, str] = {}
-    for i in sorted(candidates, key=lambda i: -result.differences[i].count):
-        vs = [rv for rv in candidates[i] if rv[0] not in fixed and
-              chosen.get(rv[0], rv[1]) == rv[1]]
-        if not vs or any(chosen.get(r) == v for r, v in vs):
-            continue
-        r, v = max(vs, key=lambda rv: (score[rv], rv))
-        chosen[r] = v
-    return chosen
+            if rv[0] not in fixed:
+                score[rv] = score.get(rv, 0) + result.differences[i].count
+    if not score:
+        return {}
+    pairs = sorted(score)
+    pick = {rv: z3.Bool(f"pick {rv[0]}={rv[1]}") for rv in pairs}
+    opt = z3.Optimize()
+    for row in sorted({r for r, _ in pairs}):
+        opt.add(z3.AtMost(*[pick[rv] for rv in pairs if rv[0] == row], 1))
+    explained = []
+    for i in sorted(candidates):
+        vs = [pick[rv] for rv in candidates[i] if rv in pick]
+        if vs:
+            e = z3.Bool(f"explained {i}")
+            opt.add(e == z3.Or(*vs))
+            explained.append((result.differences[i].count, e))
+    total = z3.Sum(*[z3.If(e, c, 0) for c, e in explained])
+    opt.maximize(total)
+    opt.minimize(z3.Sum(*[z3.If(pick[rv], 1, 0) for rv in pairs]))
+    opt.maximize(z3.Sum(*[z3.If(pick[rv], score[rv], 0) for rv in pairs]))
+    # ties: prefer the pairs first in order (a weight halving down the list)
+    opt.maximize(z3.Sum(*[z3.If(pick[rv], 2 ** (len(pairs) - k), 0)
+                          for k, rv in enumerate(pairs)]))
+    if opt.check() != z3.sat:  # cannot happen: choosing nothing satisfies every constraint
+        raise AssertionError("no assignment of readings")
+    m = opt.model()
+    return {r: v for (r, v) in pairs if z3.is_true(m.eval(pick[(r, v)]))}
 
 
 def witness_log(command: str, seed: int, d: Difference) -> list[dict[str, Any]]:
@@ -2153,6 +2205,12 @@ def render_inference(inf: Inference, lang: str, say: Any) -> str:
         out.append(say(lang, f"Bỏ (chỉ che một kịch bản, không bớt khác biệt nào): {shown}",
                        f"Dropped (they only hid a witness, removing no difference): {shown}",
                        "  "))
+    if inf.contradicted:
+        shown = ", ".join(f"{r}={v}" for r, v in sorted(inf.contradicted.items()))
+        out.append(say(lang, f"Bỏ (bị kiểm lại bác bỏ: vẫn lệch ở chính dòng đó, không ít "
+                       f"hơn khi bỏ): {shown}",
+                       f"Dropped (the confirmation contradicts them: it still differs where "
+                       f"their row decides, no less without them): {shown}", "  "))
     left = inf.unexplained
     out.append(say(lang, f"Khác biệt không cách đọc nào giải thích: {len(left)}",
                    f"Differences no reading explains: {len(left)}", "  "))
