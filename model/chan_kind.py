@@ -27,4 +27,6 @@ KIND = Kind(
     Action=game.Action,
     Deal=game.Deal,
     deal_random=game.deal_random,
+    game_vi="Bài Chắn",
+    game_en="Bài Chắn",
 )

@@ -168,6 +168,17 @@ class Kind:
     # a seeded random hand told line by line, (rules, seed) -> [(vi, en)], for a kind
     # whose `chanspec play` is that story (None: the command's own narration, Chắn's)
     story: Callable[..., list[tuple[str, str]]] | None = None
+    # the game's name in Vietnamese and English, as a place in its text is cited
+    # (``Bài Chắn §3, bullet 2``, ``Tấn ¶9 s2``; `chanspec.model.source.cite_section`);
+    # empty: the kind's title
+    game_vi: str = ""
+    game_en: str = ""
+
+    def game(self, lang: str = "en") -> str:
+        """The game's name in `lang` (``"vi"`` or ``"en"``), e.g. ``Tấn``."""
+        if lang == "vi":
+            return self.game_vi or self.title_vi
+        return self.game_en or self.title_en
 
     @property
     def has_machine(self) -> bool:

@@ -61,13 +61,14 @@ def place_words(section: str, lang: str = "en") -> str:
     return section
 
 
-def cite_section(section: str, lang: str = "en") -> str:
+def cite_section(section: str, lang: str = "en", game: str = "Bài Chắn") -> str:
     """``§3 bullet 2`` -> ``Bài Chắn §3, bullet 2`` (``lang="vi"``: ``Bài Chắn §3, gạch
-    đầu dòng 2``; `place_words`).  A section of classic Chắn starts with its seed's
-    number (``000 Bộ bài; 001 …``): it names its own texts, and gets no title of the
-    family's text before it."""
+    đầu dòng 2``; `place_words`), the section put after the name of the game whose text
+    it is in (`game`: the table's kind's, `Kind.game`; ``Tấn ¶9 (đỡ cùng chất)``).  A
+    section of classic Chắn starts with its seed's number (``000 Bộ bài; 001 …``): it
+    names its own texts, and gets no name before it."""
     words = place_words(section, lang)
-    return words if section[:3].isdigit() else f"Bài Chắn {words}"
+    return words if section[:3].isdigit() else f"{game} {words}"
 
 
 PLACE_RE = re.compile(r"^§(\d+) ([¶•])(\d+) s(\d+)(?:-(\d+))?$")

@@ -171,23 +171,46 @@ def test_rules_lists_the_presets(capsys: pytest.CaptureFixture[str]) -> None:
 
 # ---------------------------------------------------------------------- the machine
 
-def play_checked(rules: Any, seed: int) -> tuple[State, list[str]]:
-    """A random hand, every move checked; the problems found at each step."""
+def play_checked(rules: Any, seed: int, explain: bool = False) -> tuple[State, list[str]]:
+    """A random hand, every move checked; the problems found at each step (`explain`:
+    also every candidate action of every seat explained as legal exactly when it is)."""
     st = State.new(rules, seed, dealer=seed % rules.players)
     rng = random.Random(seed)
     bad: list[str] = []
     start_hand = -1
+    rounds = 0
+    first_five = rules.value("play.first_limit") == "five"
     while st.phase != "over" and len(st.history) < 3000:
-        if st.phase == LEAD:
+        if st.phase == LEAD and not st.att:
+            rounds += 1
             start_hand = st.hands[st.defender].bit_count()
             if st.stock and not st.history:
                 bad += [f"seat {s} dealt {h.bit_count()}" for s, h in enumerate(st.hands)
                         if h.bit_count() != rules.hand]
+            if rounds == 1 and rules.value("deal.first_attacker") == "lowest-trump":
+                trumps = [(c, s) for s in range(rules.players) for c in
+                          st.sorted_hand(s) if st.p.deck.suit(c) == st.trump]
+                want = min(trumps)[1] if trumps else st.deal.dealer
+                if st.attacker != want:
+                    bad.append(f"seat {st.attacker} leads; the lowest trump is seat {want}'s")
         a, d, k = st.attacker, st.defender, len(st.events)
         la = st.legal_actions()
-        st.apply(la[rng.randrange(len(la))])
-        if st.phase != LEAD and len(st.att) > min(6, start_hand):
-            bad.append(f"{len(st.att)} attack cards, the defender held {start_hand}")
+        if explain:
+            bad += [f"explain {x.code()}" for s in range(rules.players)
+                    for x in st.candidate_actions(s) if st.explain(x).legal != (x in la)]
+        table = st.att + st.beats
+        choice = la[rng.randrange(len(la))]
+        st.apply(choice)
+        limit = 5 if rounds == 1 and first_five else 6
+        if st.phase != LEAD and len(st.att) > min(limit, start_hand):
+            bad.append(f"{len(st.att)} attack cards in round {rounds}, the defender held "
+                       f"{start_hand}")
+        if st.taking and len(st.att) - len(st.beats) > st.hands[d].bit_count():
+            bad.append("more unbeaten cards than the taker holds")
+        took = [e for e in st.events[k:] if e["type"] == "took"]
+        if took and sorted(took[0]["cards"]) != sorted(
+                st.p.deck.codes([*table, *([choice.card] if choice.kind == "add" else [])])):
+            bad.append(f"took {took[0]['cards']}, the table held {st.p.deck.codes(table)}")
         draws = [e["seat"] for e in st.events[k:] if e["type"] == "draw"]
         ring = [(a + j) % rules.players for j in range(rules.players)]
         order = [*(s for s in ring if s != d), d]  # row refill-order: defender-last
@@ -202,15 +225,53 @@ def play_checked(rules: Any, seed: int) -> tuple[State, list[str]]:
 @settings(max_examples=40, deadline=None)
 @given(seed=st_.integers(0, 10**9))
 def test_durak_hands_keep_their_sizes_census_and_attack_limit(seed: int) -> None:
-    st, bad = play_checked(durak(2), seed)
+    """Podkidnoy's rules in the preset: the lowest trump leads, five cards at most in the
+    first round and six after, never more than the defender held (nor more unbeaten
+    cards than a taker holds, when cards are added after the take), the taker takes the
+    whole table, the defender draws last; explain agrees with the legal actions."""
+    st, bad = play_checked(durak(2), seed, explain=True)
     assert not bad, bad
     assert st.phase == "over" and st.p.size == 36 and st.p.hand == 6
+
+
+def _first_rounds(rules: Any, seeds: range) -> tuple[int, list[int]]:
+    """(cards added to takers in the hands, the most attack cards of each hand's first
+    round) under a greedy policy: add or beat whenever possible."""
+    added = 0
+    most: list[int] = []
+    for seed in seeds:
+        st = State.new(rules, seed)
+        rng = random.Random(seed)
+        first = 0
+        while st.phase != "over":
+            la = st.legal_actions()
+            eager = [a for a in la if a.kind in ("add", "beat")] or la
+            a = eager[rng.randrange(len(eager))]
+            added += st.taking and a.kind == "add"
+            if st.cap == st.p.first_limit and not st.discard and not any(
+                    e["type"] == "took" for e in st.events):  # still the first round
+                first = max(first, len(st.att) + (a.kind in ("lead", "add")))
+            st.apply(a)
+        most.append(first)
+    return added, most
+
+
+def test_durak_hands_add_to_takers_and_fill_the_first_round() -> None:
+    """The preset's readings are met in play, not only allowed: cards are added after a
+    take, first rounds reach their five cards and never more, while under row
+    first-round-limit's other value some first round goes past five."""
+    added, _ = _first_rounds(durak(2), range(30))
+    assert added > 10
+    _, most = _first_rounds(durak(4), range(30))
+    assert max(most) == 5 and most.count(5) >= 3
+    _, most = _first_rounds(durak(4, first_round_limit="as-others"), range(30))
+    assert max(most) == 6
 
 
 @settings(max_examples=25, deadline=None)
 @given(seed=st_.integers(0, 10**9), players=st_.sampled_from([3, 4]))
 def test_durak_readings_at_more_seats_draw_the_defender_last(seed: int, players: int) -> None:
-    st, bad = play_checked(durak(players), seed)
+    st, bad = play_checked(durak(players), seed, explain=players == 3)
     assert not bad, bad
     assert st.p.defender_last and st.phase == "over"
 

@@ -218,3 +218,40 @@ def test_a_settled_row_shows_the_family_decision(capsys: pytest.CaptureFixture[s
     assert code == 0
     assert "Gia đình quyết định 2026-11-30 (Bà): off (trước là open) — Cả nhà đồng ý" in out
     assert "(en) The family decided on 2026-11-30 (Bà): off (was open) — Cả nhà đồng ý" in out
+
+
+def test_a_tan_table_is_named_as_its_own_game(capsys: pytest.CaptureFixture[str]) -> None:
+    """The heading and each row's place in the text take the game's name from the table
+    and its kind (``Tấn``), never Chắn's; nothing is said of citations never measured."""
+    from chanspec.model import kinds
+
+    tan = kinds.load("tan")
+    assert kinds.of(tan).game("vi") == "Tấn" and kinds.of(tan).game("en") == "Tấn"
+    for lang in ("vi", "en", "vi-only"):
+        code, out, _ = _run(capsys, "rules", "--ruleset", "tan", "--lang", lang)
+        assert code == 0 and "Bài Chắn" not in out, lang
+        head = out.splitlines()[0]
+        assert head.startswith("Rule table tan (Tấn): " if lang == "en"
+                               else "Bảng luật tan (Tấn): "), head
+        assert "Not cited in" not in out and "Không được viện dẫn" not in out
+    blocks = _blocks(out)
+    assert "Chỗ trong văn bản: Tấn ¶9 (đỡ cùng chất)" in blocks["beat-suit"]
+    code, out, _ = _run(capsys, "rules", "--ruleset", "tan", "--json", "--row", "beat-suit")
+    doc = json.loads(out)
+    assert (doc["title_vi"], doc["title_en"], doc["kind"]) == ("Tấn", "Tấn", "tan")
+    assert doc["rows"][0]["cite"] == "Tấn ¶9 (đỡ cùng chất)"
+    assert doc["sample"]["policy"] is None  # the Chắn sample's policy is no Tấn words
+    # the family's table keeps its text's name, and names itself in the heading
+    code, out, _ = _run(capsys, "rules", "--games", "1", "--row", "pass-chan-ban",
+                        "--lang", "en")
+    assert out.startswith("Rule table family (Bài Chắn — the family's house rules): 1 rows.")
+    assert "Where in the text: Bài Chắn §" in out
+
+
+def test_a_player_count_error_names_where_the_table_lists_its_counts(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = _run(capsys, "play", "--ruleset", "tan", "--players", "5")
+    assert code == 2 and "it has: 2, 3, 4 ([deal] players of the table, row players)" in err
+    assert "[[variant]]" not in err
+    code, _, err = _run(capsys, "play", "--players", "7")
+    assert code == 2 and "([[variant]] rows of the table)" in err

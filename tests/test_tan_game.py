@@ -388,3 +388,136 @@ def test_play_tells_a_seeded_hand_and_refuses_what_tan_lacks(capsys: Any) -> Non
         assert cli.main(argv) == 2, argv
         err = capsys.readouterr().err
         assert err.strip() and "Traceback" not in err, argv
+
+
+# ---------------------------------------------------------------------- durak readings
+# Seed 003 is silent on the three rows below; their other readings are podkidnoy Durak's,
+# kept for comparison (preset durak-two).  Positions worked out by hand on the 36-card
+# pack, six cards each, spades trump (the turned 9S).
+
+def durak(players: int, **changes: str) -> TanRules:
+    from chanspec.model import presets
+
+    opts = {**presets.lookup(TABLE, "durak-two").options,
+            **{k.replace("_", "-"): v for k, v in changes.items()}}
+    return TABLE.resolve(players, opts)
+
+
+# seat 0 holds the lowest trump (6S); seat 1 no trump and beats 7H, 7D, 7C with 9H, 10D,
+# JC; seat 2 holds 7S (a higher trump) and the 9s, 10 and J that match the beats' ranks
+THREE = [["6S", "7H", "7D", "AH", "AD", "AC"],
+         ["9H", "10D", "JC", "6H", "6D", "6C"],
+         ["7C", "7S", "9D", "9C", "10C", "JD"]]
+BEFORE_TAKE = ["0 lead 7H", "1 beat 9H", "0 add 7D", "1 beat 10D", "2 add 7C", "1 beat JC",
+               "2 add 7S"]
+
+
+def test_golden_the_holder_of_the_lowest_trump_attacks_first() -> None:
+    """Row first-attacker, value lowest-trump: seat 0's 6S is the lowest trump held (seat
+    2's 7S is higher), so seat 0 leads the first round, and the first lead cites the row;
+    with no trump in any hand the dealer leads."""
+    r = durak(3)
+    st = State(r, deal_of(r, THREE, "9S"))
+    assert st.phase == "lead" and st.pending() == (0,) and st.defender == 1
+    ev = [e for e in st.events if e["type"] == "lowest-trump"]
+    assert ev == [{"type": "lowest-trump", "seat": 0, "card": "6S",
+                   "rules": ["first-attacker"]}]
+    e = st.explain(Action.parse("0 lead 7H", st.p.deck))
+    assert e.legal and "first-attacker" in e.rules
+    act(st, "0 lead 7H")
+    act(st, "1 beat 9H")
+    act(st, "0 add 7D")
+    act(st, "1 beat 10D")
+    assert "first-attacker" not in st.explain(Action.parse("2 add 7C", st.p.deck)).rules
+    # the lowest trump may sit with any seat: here seat 2's 7S once seat 0 has no trump
+    swapped = [["8H", *THREE[0][1:]], THREE[1], THREE[2]]
+    st2 = State(r, deal_of(r, swapped, "9S", ("6S",)))
+    assert st2.pending() == (2,) and st2.defender == 0
+    r2 = durak(2)
+    none = State(r2, deal_of(r2, fill(r2, [[], []]), "9S", dealer=1))
+    assert none.pending() == (1,)  # no trump dealt: the dealer
+    assert [e["card"] for e in none.events if e["type"] == "lowest-trump"] == [None]
+
+
+def test_golden_adding_to_a_taker_within_the_first_rounds_five() -> None:
+    """Rows add-after-take (add-to-taker) and first-round-limit (five): after seat 1
+    says take on the 7S, seat 2 may still add a card of a rank on the table (9D); that is
+    the round's fifth attack card, the first round's most, so nobody is asked again and
+    seat 1 takes the whole table (row take-what: all-table).  Seat 2, after the taker,
+    attacks next (after-take: after-taker); seat 0 draws first, seat 1 last."""
+    r = durak(3)
+    st = State(r, deal_of(r, THREE, "9S"))
+    for text in BEFORE_TAKE:
+        act(st, text)
+    assert st.legal_actions() == codes(st, "1 take")  # no trump to beat the 7S
+    e = st.explain(Action.parse("1 take", st.p.deck))
+    assert e.legal and "add-after-take" in e.rules
+    as_written = st.under(r.with_options(add_after_take="take-ends"))
+    act(st, "1 take")
+    assert st.phase == "add" and st.taking and st.pending() == (2,)
+    assert set(st.legal_actions()) == set(codes(st, "2 add 9D,2 add 9C,2 add 10C,2 add JD,"
+                                                    "2 pass"))
+    e = st.explain(Action.parse("2 add 9D", st.p.deck))
+    assert e.legal and {"add-after-take", "first-round-limit", "attack-limit"} <= set(e.rules)
+    assert not st.explain(Action.parse("2 add QH", st.p.deck)).legal  # not held
+    assert st.invariants() == []
+    act(st, "2 add 9D")
+    assert st.phase == "lead" and st.attacker == 2 and st.defender == 0
+    took = [x for x in st.events if x["type"] == "took"][-1]
+    assert took["cards"] == ["7H", "7D", "7C", "7S", "9D", "9H", "10D", "JC"]
+    assert took["rules"] == ["take", "take-what", "add-after-take"]
+    assert len(hand(st, 1)) == 11 and {"9C", "10C", "JD"} <= hand(st, 2)
+    draws = [x["seat"] for x in st.events if x["type"] == "draw"]
+    assert draws == [0, 2] and len(hand(st, 0)) == 6 and len(hand(st, 2)) == 6
+    # as written the take ends the round at once: the 9D is never offered
+    act(as_written, "1 take")
+    assert as_written.phase == "lead" and len(hand(as_written, 1)) == 10
+    assert "9D" in hand(as_written, 2)
+
+
+def test_golden_adding_to_a_taker_stops_at_the_cards_the_taker_holds() -> None:
+    """Row add-after-take: the unbeaten cards may never outnumber the taker's hand.  Seat
+    1 holds three cards (6H 6D 6C) when it takes, with one card (7S) unbeaten: seat 2 may
+    add two more and no third, though it still holds 10C and JD of ranks on the table.
+    With the round limit at six (row attack-limit) the sixth card stops it there too."""
+    for limit in ("none", "six"):
+        r = durak(3, first_round_limit="as-others", attack_limit=limit)
+        st = State(r, deal_of(r, THREE, "9S"))
+        for text in [*BEFORE_TAKE, "1 take", "2 add 9D"]:
+            act(st, text)
+            assert st.invariants() == []
+        assert st.pending() == (2,) and st.taking  # five cards: no first-round limit now
+        act(st, "2 add 9C")
+        assert st.phase == "lead" and st.attacker == 2
+        assert {"10C", "JD"} <= hand(st, 2) and len(hand(st, 1)) == 12
+    # a pass ends the adding at once: seat 1 takes what is on the table
+    r = durak(3, first_round_limit="as-others", attack_limit="none")
+    st = State(r, deal_of(r, THREE, "9S"))
+    for text in [*BEFORE_TAKE, "1 take", "2 pass"]:
+        act(st, text)
+    assert st.phase == "lead" and len(hand(st, 1)) == 10
+
+
+def test_golden_the_first_round_holds_five_cards_the_later_ones_six() -> None:
+    """Row first-round-limit, value five: in the hand's first round nobody is asked to
+    add once five attack cards are down, even with a card of a rank on the table; the
+    next rounds follow row attack-limit (six)."""
+    r = durak(2, add_after_take="take-ends")
+    # seat 0 holds the only trump (8S); seat 1 beats 7H, 7D, 7C, 9D, 9C with higher cards
+    # of their suits (ranks 7, 8, 9, 10 on the table) and still holds AH when seat 0
+    # could add its 8S
+    hands = [["8S", "7H", "7D", "7C", "9D", "9C"], ["9H", "8D", "8C", "10D", "10C", "AH"]]
+    st = State(r, deal_of(r, hands, "9S"))
+    script = ["0 lead 7H", "1 beat 9H", "0 add 7D", "1 beat 8D", "0 add 7C", "1 beat 8C",
+              "0 add 9D", "1 beat 10D", "0 add 9C"]
+    for text in script:
+        act(st, text)
+    six = st.under(r.with_options(first_round_limit="as-others"))
+    act(st, "1 beat 10C")
+    assert st.phase == "lead" and st.attacker == 1 and st.view()["discard"] == 10
+    assert st.cap == 6  # the first round is over: row attack-limit from now on
+    act(six, "1 beat 10C")
+    assert six.pending() == (0,) and set(six.legal_actions()) == set(codes(six, "0 add 8S,"
+                                                                             "0 pass"))
+    e = six.explain(Action.parse("0 add 8S", six.p.deck))
+    assert e.legal and "first-round-limit" not in e.rules

@@ -1,9 +1,10 @@
 """The Tấn machine's move sequences pinned down: for 200 seeded random hands at each
-player count and under three sets of option values, the digest of every legal-action
+player count and under four sets of option values, the digest of every legal-action
 list, every chosen move, every event and the outcome.  The digests were recorded from
-the machine before its hot paths were sped up (`python tests/test_tan_moves.py
---record` writes tests/golden/tan/moves.json), so a change of behaviour fails here
-even when every other test still passes."""
+the machine before its hot paths were sped up, the durak-two set's when its last
+readings were added (`python tests/test_tan_moves.py --record` writes
+tests/golden/tan/moves.json), so a change of behaviour fails here even when every other
+test still passes."""
 
 from __future__ import annotations
 
@@ -36,6 +37,14 @@ OPTION_SETS: dict[str, dict[str, str]] = {
         "hand_end": "first-out", "same_round_out": "shared-place",
         "doi_hai_chu": "on", "cung_chu": "on", "cung_no_trump": "gives-highest",
         "xa_chu": "on", "xa_redeal": "own-hand"},
+    # preset durak-two (podkidnoy Durak, for comparison), recorded when its last three
+    # readings were added: the sets above did not change then
+    "durak-two": {
+        "deck": "short", "hand_size": "short", "first_attacker": "lowest-trump",
+        "attack_limit": "six", "first_round_limit": "five", "add_after_take": "add-to-taker",
+        "defender_out": "round-beaten", "refill_order": "defender-last",
+        "after_take": "after-taker", "take_what": "all-table", "add_ranks": "all-table",
+        "take_when_able": "may-take", "pass_scope": "whole-round"},
 }
 
 

@@ -63,7 +63,10 @@ OPEN_POINTS = {
     "direction": ("one-way", "deal-opposite"),
     "take-when-able": ("may-take", "must-beat"),
     "same-round-out": ("order-of-emptying", "shared-place"),
-    "first-attacker": ("count-card", "dealer-then-winner"),  # both ways the text gives
+    # both ways the text gives, and Durak's for comparison
+    "first-attacker": ("count-card", "dealer-then-winner", "lowest-trump"),
+    "first-round-limit": ("as-others", "five"),  # silent: Durak's five, for comparison
+    "add-after-take": ("take-ends", "add-to-taker"),  # a take ends the round, as written
     "count-from": ("drawer-is-one", "next-is-one"),
     "add-who": ("attacker-and-others", "others-only"),
     "add-ranks": ("all-table", "attack-only"),
@@ -90,6 +93,22 @@ def test_every_open_point_is_a_row_with_its_readings_and_a_named_default() -> No
     # the three house rules are options, off unless chosen
     for rid in ("doi-hai-chu", "cung-chu", "xa-chu"):
         assert t.rows[rid].values == ("off", "on") and t.rows[rid].default == "off"
+
+
+def test_the_readings_kept_for_comparison_say_so() -> None:
+    """Where seed 003 is silent and a reading is other houses' (podkidnoy Durak, preset
+    durak-two), the row is provisional, keeps the text's way as its default, and its
+    paraphrases say the other reading is kept for comparison."""
+    t = kinds.load("tan")
+    durak = t.presets()["durak-two"].options
+    for rid in ("deck", "hand-size", "refill-order", "first-attacker", "first-round-limit",
+                "add-after-take"):
+        row = t.rows[rid]
+        assert row.status == "provisional" and row.found_by == "reading", rid
+        assert "chỉ để so sánh" in row.vi and "kept for comparison" in row.en, rid
+        assert durak[rid] != row.default, rid
+    assert (durak["first-attacker"], durak["first-round-limit"], durak["add-after-take"]) \
+        == ("lowest-trump", "five", "add-to-taker")
 
 
 def test_every_field_names_a_row_and_the_open_ones_have_the_machines_values() -> None:

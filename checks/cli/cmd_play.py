@@ -58,6 +58,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
             "  chanspec play --players 4 --seed 3 --option lao-thang=off --lang en\n"
             "  chanspec play --players 5 --seed 7 --json > game.ndjson\n"
             "  chanspec play --ruleset classic --players 4 --seed 7 --hands 10\n"
+            "  chanspec play --ruleset tan --players 2 --seed 1 --preset durak-two\n"
             "  chanspec explain game.ndjson --seat 2"
         ),
     )

@@ -68,8 +68,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         ),
     )
     p.add_argument("--ruleset", default="family", metavar="NAME|PATH",
-                   help="bộ luật: tên có sẵn (family) hoặc đường dẫn .toml / rule table: a "
-                        "built-in name (default: family) or a path to a .toml file")
+                   help="bộ luật: tên có sẵn (family, classic, tan) hoặc đường dẫn .toml / "
+                        "rule table: a built-in name (default: family; also classic, tan) or "
+                        "a path to a .toml file")
     p.add_argument("--row", action="append", default=[], metavar="ID",
                    help="chỉ dòng này, lặp lại được / only this row (repeatable)")
     p.add_argument("--status", default=None, metavar="S[,S]",
@@ -162,12 +163,15 @@ def decision_words(d: dict[str, Any]) -> tuple[str, str]:
 
 def render(doc: dict[str, Any], lang: str) -> str:
     s = doc["sample"]
+    # the table named by its id and its title (the game's own name, not always Chắn's)
+    name_vi = f"{doc['ruleset']} ({doc['title_vi']})" if doc.get("title_vi") else doc["ruleset"]
+    name_en = f"{doc['ruleset']} ({doc['title_en']})" if doc.get("title_en") else doc["ruleset"]
     out = [
         _say(lang,
-             f"Bảng luật {doc['ruleset']}: {len(doc['rows'])} dòng. Mẫu đo: {s['games']} ván "
+             f"Bảng luật {name_vi}: {len(doc['rows'])} dòng. Mẫu đo: {s['games']} ván "
              f"({s['games_per_world']} ván cho mỗi cách chọn trong {s['worlds']}: mặc định và "
              f"từng giá trị khác của mỗi luật còn mở), hạt giống {s['seed']}.",
-             f"Rule table {doc['ruleset']}: {len(doc['rows'])} rows. Sample: {s['games']} games "
+             f"Rule table {name_en}: {len(doc['rows'])} rows. Sample: {s['games']} games "
              f"({s['games_per_world']} for each of {s['worlds']} choices: the defaults and each "
              f"single non-default value of every open row), seed {s['seed']}."),
         _say(lang, "×N: số lần máy viện dẫn dòng đó trong mẫu, khi giải thích một nước có thể "
@@ -178,9 +182,9 @@ def render(doc: dict[str, Any], lang: str) -> str:
     ]
     if s.get("not_played"):
         gap = s["not_played"]
-        out[0:2] = [_say(lang, f"Bảng luật {doc['ruleset']}: {len(doc['rows'])} dòng. Không đo "
+        out[0:2] = [_say(lang, f"Bảng luật {name_vi}: {len(doc['rows'])} dòng. Không đo "
                                f"ván nào: {gap['vi']}.",
-                         f"Rule table {doc['ruleset']}: {len(doc['rows'])} rows. No games "
+                         f"Rule table {name_en}: {len(doc['rows'])} rows. No games "
                          f"measured: {gap['en']}.")]
     for r in doc["rows"]:
         st_vi, st_en = _words(STATUS_WORDS, r["status"])
@@ -217,7 +221,7 @@ def render(doc: dict[str, Any], lang: str) -> str:
             en = "; ".join(f"{decision_words(d)[1]} ×{d['count']}" for d in r["decisions"])
             out.append(_say(lang, f"Máy dùng dòng này để: {vi}",
                             f"Used by the machine to: {en}", "  "))
-        else:
+        elif not s.get("not_played"):  # no games measured: nothing to say of citations
             out.append(_say(
                 lang, f"Không được viện dẫn trong {s['games']} ván: chỉ là lời văn, hoặc "
                       "không gặp trong mẫu này",
@@ -268,6 +272,8 @@ def run(args: argparse.Namespace) -> int:
     doc = usage_mod.rules_document(table, usage, wanted)
     if gap:
         doc["sample"]["not_played"] = {"vi": gap[0], "en": gap[1]}
+        if not machine_gap:  # no games of this kind: the sample's policy is Chắn's words
+            doc["sample"]["policy"] = None
     doc["presets"] = [{"name": p.name, "title_vi": p.title_vi, "title_en": p.title_en,
                        "options": dict(p.options)} for p in presets.presets_of(table).values()]
     if args.json:

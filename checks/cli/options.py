@@ -31,8 +31,18 @@ def players_of(table: table_mod.Table, requested: Iterable[int] | None) -> tuple
         if n not in table.variants:
             raise table_mod.OptionError(
                 f"--players {n}: table {table.id!r} has no variant for {n} players; "
-                f"it has: {', '.join(str(p) for p in have)} ([[variant]] rows of the table)")
+                f"it has: {', '.join(str(p) for p in have)} ({_players_place(table)})")
     return tuple(sorted(set(requested)))
+
+
+def _players_place(table: table_mod.Table) -> str:
+    """Where the table lists its player counts: a Chắn table's ``[[variant]]`` rows, or
+    the ``[deal] players`` of a kind that lists them there (Tấn)."""
+    deal = table.data.get("deal")
+    if isinstance(deal, dict) and "players" in deal:
+        rid = deal.get("players_rule")
+        return "[deal] players of the table" + (f", row {rid}" if rid else "")
+    return "[[variant]] rows of the table"
 
 
 COMMON_EXIT_CODES = (
@@ -75,15 +85,15 @@ def add_common(
     """--ruleset, --players, --option NAME=VALUE, --json and --lang."""
     parser.add_argument(
         "--ruleset", default="family", metavar="NAME|PATH",
-        help="bộ luật: tên có sẵn (family, classic) hoặc đường dẫn .toml / "
-             "rule table: a built-in name (default: family; classic: classic Chắn bí tứ) "
-             "or a path to a .toml file",
+        help="bộ luật: tên có sẵn (family, classic, tan) hoặc đường dẫn .toml / "
+             "rule table: a built-in name (default: family; classic: classic Chắn bí tứ; "
+             "tan: Tấn, on the 52-card pack) or a path to a .toml file",
     )
     if players:
         parser.add_argument(
             "--players", type=player_count, default=4, metavar="N",
             help="số người chơi, một biến thể của bảng luật / number of players, one of the "
-                 "table's variants (family: 4 or 5; default 4)",
+                 "table's variants (family: 4 or 5; tan: 2 to 4; default 4)",
         )
     if options:
         add_preset(parser)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chanspec.checks.conform.replay import claim_resolution, consequence_rules
-from chanspec.model import cai
+from chanspec.model import cai, kinds
 from chanspec.model import table as table_mod
 from chanspec.model.game import Action, State, deal_random
 from chanspec.model.source import cite_section
@@ -196,11 +196,14 @@ def _decision_list(counter: Counter[str] | None) -> list[dict[str, Any]]:
 
 
 def row_entry(row: table_mod.Row, usage: Usage,
-              refs: Mapping[str, list[str]]) -> dict[str, Any]:
+              refs: Mapping[str, list[str]], game: tuple[str, str] = ("Bài Chắn", "Bài Chắn")
+              ) -> dict[str, Any]:
+    """One row of ``chanspec rules``'s document; `game` is the name of the game whose
+    text the row's section cites, in Vietnamese and English (`Kind.game`)."""
     entry: dict[str, Any] = {
         "id": row.id, "status": row.status, "found_by": row.found_by,
-        "section": row.section, "cite": cite_section(row.section),
-        "cite_vi": cite_section(row.section, "vi"),
+        "section": row.section, "cite": cite_section(row.section, "en", game[1]),
+        "cite_vi": cite_section(row.section, "vi", game[0]),
         "locator": row.locator or None, "vi": row.vi, "en": row.en,
         "title_vi": row.title_vi or None, "title_en": row.title_en or None,
     }
@@ -225,10 +228,13 @@ def rules_document(table: table_mod.Table, usage: Usage,
     rows of the table, or those of `ids`, in table order)."""
     refs = structure_refs(table)
     wanted = None if ids is None else set(ids)
-    rows = [row_entry(r, usage, refs) for r in table.rows.values()
+    kind = kinds.of(table)
+    game = (kind.game("vi"), kind.game("en"))
+    rows = [row_entry(r, usage, refs, game) for r in table.rows.values()
             if wanted is None or r.id in wanted]
     return {
-        "ruleset": table.id,
+        "ruleset": table.id, "title_vi": table.title_vi, "title_en": table.title_en,
+        "kind": kind.name,
         "sample": {"seed": usage.seed, "games_per_world": usage.games,
                    "worlds": len(usage.worlds), "games": usage.total_games,
                    "stuck": usage.stuck,

@@ -24,4 +24,6 @@ KIND = Kind(
     Deal=None,
     deal_random=None,
     commands=frozenset(),  # `chanspec melds` will be the first
+    game_vi="Chiha",
+    game_en="Chiha",
 )

@@ -208,6 +208,7 @@ class _Plan:
         self.per = per = d.per_suit
         self.deal_opposite = v("deal.direction") == "deal-opposite"
         self.count_first = v("deal.first_attacker") == "count-card"
+        self.lowest_first = v("deal.first_attacker") == "lowest-trump"
         self.next_is_one = v("deal.count_from") == "next-is-one"
         self.setup = ("cung", "xa", "doi") if v("deal.setup_order") == "cung-xa-doi" else (
             "xa", "cung", "doi")
@@ -217,6 +218,13 @@ class _Plan:
         self.add_attack_only = v("play.add_ranks") == "attack-only"
         self.round_from_defender = v("play.add_order") == "round-from-defender"
         self.limit = 6 if v("play.add_limit") == "six" else self.size
+        # the first round's limit (row first-round-limit) and adding to a taker (row
+        # add-after-take); either reading puts the round's limit and the take in the
+        # fingerprint (`State.cap`, `State.taking`), which the others leave out
+        self.first_five = v("play.first_limit") == "five"
+        self.first_limit = min(5, self.limit) if self.first_five else self.limit
+        self.add_to_taker = v("play.add_after_take") == "add-to-taker"
+        self.extra_fp = self.first_five or self.add_to_taker
         self.pass_whole_round = v("play.pass_scope") == "whole-round"
         self.defender_draws = v("play.defender_out") == "defender-draws"
         self.after_taker = v("play.after_take") == "after-taker"
@@ -232,6 +240,9 @@ class _Plan:
         self.rid = {role: rules.rid(role) for sec in ("deal", "play", "end", "variants")
                     for role in _roles(rules, sec)}
         self.rid["deck.order"] = str(rules.table.data["deck"]["order_rule"])
+        # the rows of a take (row add-after-take too when the others may add to it)
+        self.took_rules = (self.rid["play.take"], self.rid["play.take_what"], *(
+            [self.rid["play.add_after_take"]] if self.add_to_taker else []))
         self.suit_mask = [((1 << per) - 1) << (s * per) for s in range(len(d.suits))]
         self.rank_mask = [sum(1 << (s * per + r) for s in range(len(d.suits)))
                           for r in range(per)]
@@ -329,6 +340,10 @@ class State:
         self.steps = 0  # progress: setup decisions, cards drawn, cards discarded
         self.phase = XA
         self.first_why: tuple[str, ...] = ()
+        self.cap = p.first_limit  # the most attack cards of this round (the first: row
+        # first-round-limit; the others: row attack-limit)
+        self.taking = False  # the defender said take, and the others may still add (row
+        # add-after-take)
         self._deal_from(deal.order)
         self._advance()
 
@@ -518,6 +533,12 @@ class State:
                                     "seat": first, "rules": list(why)})
             else:
                 first = d.dealer
+        elif p.lowest_first:
+            first, low = self._lowest_trump()
+            why = (p.rid["deal.first_attacker"],)
+            self.events.append({"type": "lowest-trump", "seat": first,
+                                "card": p.codes[low] if low >= 0 else None,
+                                "rules": list(why)})
         else:
             first = d.dealer if d.previous is None else d.previous[0]
             why = (p.rid["deal.first_attacker"],)
@@ -525,6 +546,19 @@ class State:
         if not self.hands[first]:
             first = self._next_holder(first)
         self._start(first)
+
+    def _lowest_trump(self) -> tuple[int, int]:
+        """(seat, card) of the lowest trump held (row first-attacker, value lowest-trump);
+        (the dealer, -1) when nobody holds a trump."""
+        trumps = self.p.suit_mask[self.trump]
+        seat, low = self.deal.dealer, -1
+        for s, h in enumerate(self.hands):
+            m = h & trumps
+            if m:
+                c = (m & -m).bit_length() - 1  # a card's index grows with its strength
+                if low < 0 or c < low:
+                    seat, low = s, c
+        return seat, low
 
     def _start(self, attacker: int) -> None:
         self.attacker = attacker
@@ -536,7 +570,7 @@ class State:
         """After a beat: who is asked to add, in the order row add-order reads."""
         p = self.p
         hands = self.hands
-        if len(self.att) >= p.limit or not hands[self.defender]:
+        if len(self.att) >= self.cap or not hands[self.defender]:
             self.queue = []
             return
         allowed = self._add_mask()
@@ -558,12 +592,34 @@ class State:
                 m |= rank_of[c]
         return m
 
+    def _ask_taker(self, seat: int) -> None:
+        """Row add-after-take: after the take (`seat` -1) or after `seat` added to the
+        taker, who is asked next, in the order row add-order reads (`seat` again first,
+        then those still to ask), while the unbeaten cards are fewer than the taker holds
+        and the round's limit allows one more; nobody: the taker takes."""
+        p = self.p
+        hands = self.hands
+        att = self.att
+        if len(att) >= self.cap or len(att) - len(self.beats) >= hands[self.defender].bit_count():
+            self.queue = []
+        elif seat < 0:
+            allowed = self._add_mask()
+            if not p.pass_whole_round:  # row pass-scope: the take is a new offer
+                self.passed = 0
+            passed = self.passed
+            self.queue = [s for s in p.add_seats[self.attacker, self.defender]
+                          if hands[s] & allowed and not passed >> s & 1]
+        else:
+            allowed = self._add_mask()
+            self.queue = [s for s in (seat, *self.queue) if hands[s] & allowed]
+        self._next_asked()
+
     def _next_asked(self) -> None:
         if self.queue:
             self.asked = self.queue.pop(0)
             self.phase = ADD
         else:
-            self._end_round(taken=False)
+            self._end_round(taken=self.taking)
 
     def _end_round(self, taken: bool) -> None:
         p = self.p
@@ -572,6 +628,7 @@ class State:
         hands = self.hands
         events = self.events
         if taken:
+            self.taking = False  # row add-after-take: the adding is over
             got, gone = (self.att + self.beats, []) if p.take_all else (self.att, self.beats)
             m = 0
             for c in got:
@@ -579,7 +636,7 @@ class State:
             hands[d] |= m
             codes = p.codes
             events.append({"type": "took", "seat": d, "cards": [codes[c] for c in got],
-                           "rules": [rid["play.take"], rid["play.take_what"]]})
+                           "rules": list(p.took_rules)})
         else:
             gone = self.att + self.beats
         if gone:
@@ -618,6 +675,7 @@ class State:
                 due = self._next_holder(due)
             why = rid["play.out_turn"]
         events.append({"type": "next", "seat": due, "rules": [why]})
+        self.cap = p.limit  # the first round is over (row first-round-limit)
         self._start(due)
 
     def _outs(self) -> None:
@@ -735,7 +793,7 @@ class State:
             left = hands[s] = hands[s] & ~(1 << c)
             if not left:
                 self.emptied[s] = len(history)
-        if k == "lead" or k == "add":
+        if k == "lead":
             self.att.append(c)
             self.phase = DEFEND
         elif k == "beat":
@@ -747,8 +805,18 @@ class State:
             else:
                 self._ask()
                 self._next_asked()
+        elif k == "add":
+            self.att.append(c)
+            if self.taking:
+                self._ask_taker(s)  # row add-after-take: the taker takes this one too
+            else:
+                self.phase = DEFEND
         elif k == "take":
-            self._end_round(taken=True)
+            if p.add_to_taker:
+                self.taking = True
+                self._ask_taker(-1)
+            else:
+                self._end_round(taken=True)
         elif k == "pass":
             self.passed |= 1 << s
             self._next_asked()
@@ -824,12 +892,13 @@ class State:
                           self.p.rid["end.same_round"]]}
 
     def fingerprint(self) -> tuple[Any, ...]:
-        return (self.phase, tuple(self.hands), tuple(self.stock), self.trump, tuple(self.att),
+        fp = (self.phase, tuple(self.hands), tuple(self.stock), self.trump, tuple(self.att),
                 tuple(self.beats), self.attacker, self.defender, self.asked, tuple(self.queue),
                 self.passed, tuple(tuple(g) for g in self.places), tuple(self.known),
                 tuple(sorted(self.seen.items())), tuple(self.setup_left),
                 tuple(self.xa_queue), self.xa_done, self.swapper, self.discard,
                 tuple(e if not h else -1 for e, h in zip(self.emptied, self.hands, strict=True)))
+        return fp + (self.cap, self.taking) if self.p.extra_fp else fp
 
     def progress(self) -> int:
         return self.steps + sum(len(g) for g in self.places)
@@ -855,15 +924,21 @@ class State:
             if short:
                 bad.append(("hand-size", f"seats {short} hold fewer than {p.hand} cards at the "
                             "start of a round while the stock lasts"))
-        if self.phase in (LEAD, DEFEND, ADD):
+        if self.taking:  # row add-after-take: never more unbeaten cards than the taker holds
+            open_ = len(self.att) - len(self.beats)
+            if not 1 <= open_ <= self.hands[self.defender].bit_count():
+                bad.append(("table", f"{open_} unbeaten cards at a taker holding "
+                            f"{self.hands[self.defender].bit_count()}"))
+        elif self.phase in (LEAD, DEFEND, ADD):
             if len(self.beats) != len(self.att) - (self.phase == DEFEND):
                 bad.append(("table", f"{len(self.att)} attack cards, {len(self.beats)} beats "
                             f"in phase {self.phase}"))
+        if self.phase in (LEAD, DEFEND, ADD):
             for a, b in zip(self.att, self.beats, strict=False):
                 if not p.beat[self.trump][a] >> b & 1:
                     bad.append(("beat", f"{p.deck.code(b)} does not beat {p.deck.code(a)}"))
-            if len(self.att) > p.limit:
-                bad.append(("limit", f"{len(self.att)} attack cards, limit {p.limit}"))
+            if len(self.att) > self.cap:
+                bad.append(("limit", f"{len(self.att)} attack cards, limit {self.cap}"))
             for i, c in enumerate(self.att[1:], 1):
                 ranks = {x % p.per for x in self.att[:i] + (
                     [] if p.add_attack_only else self.beats[:i])}
@@ -909,6 +984,8 @@ class State:
             "pending": list(self.pending()), "places": [list(g) for g in self.places],
             "known": {str(s): d.codes(cards_of(m)) for s, m in enumerate(self.known) if m},
         }
+        if self.p.add_to_taker:
+            v["taking"] = self.taking  # row add-after-take: the defender has said take
         if seat is not None:
             v["seat"] = seat
             v["hand"] = d.codes(self.sorted_hand(seat))
@@ -960,7 +1037,10 @@ class State:
             return False, [r["play.single"]], f"ghế {s} không có lá {name_vi}", \
                 f"seat {s} does not hold the {name_en}"
         if k == "lead":
-            return True, [r["play.lead"], r["play.single"]], \
+            # the hand's first lead: also the rows that made this seat the first attacker
+            first = [] if any(x.kind in CARD_KINDS for x in self.history) else list(
+                self.first_why)
+            return True, [r["play.lead"], r["play.single"], *first], \
                 f"người tấn được ra bất kỳ lá nào: {name_vi}", \
                 f"the attacker may lead any card: the {name_en}"
         if k == "beat":
@@ -974,18 +1054,33 @@ class State:
             rules = [r["play.take"], r["play.take_what"]]
             if can:
                 rules.insert(1, r["play.take_when_able"])
+            if p.add_to_taker:
+                return True, [*rules, r["play.add_after_take"]], \
+                    "người bị tấn nhận ôm; người khác còn được tấn thêm vào bài ôm", \
+                    "the defender says take; the others may still add to what is taken"
             return True, rules, "người bị tấn ôm bài của lượt", "the defender takes the round"
         if k == "add":
             ranks_from = self.att if p.add_attack_only else self.att + self.beats
             rules = [r["play.add"], r["play.add_ranks"], r["play.add_who"], r["play.add_order"]]
+            if self.taking:
+                rules.append(r["play.add_after_take"])
             if all(x % p.per != c % p.per for x in ranks_from):
                 return False, rules, f"trên bàn không có lá nào cùng số với {name_vi}", \
                     f"no card of the {name_en}'s rank is on the table"
-            return True, rules + [r["play.add_limit"]], \
+            limits = [r["play.add_limit"]] + ([r["play.first_limit"]] if self.cap != p.limit
+                                              else [])
+            if self.taking:
+                return True, rules + limits, \
+                    f"tấn thêm {name_vi} vào người đã nhận ôm: cùng số với một lá trên bàn, " \
+                    "và người ôm còn đủ bài", \
+                    f"adds the {name_en} to the taker: a card of its rank is on the table, " \
+                    "and the taker holds enough cards"
+            return True, rules + limits, \
                 f"tấn thêm {name_vi}: cùng số với một lá trên bàn", \
                 f"adds the {name_en}: a card of its rank is on the table"
         if k == "pass":
-            return True, [r["play.pass"], r["play.pass_scope"]], \
+            return True, [r["play.pass"], r["play.pass_scope"], *(
+                [r["play.add_after_take"]] if self.taking else [])], \
                 "bỏ qua, không tấn thêm (không rút lại được)", \
                 "passes, adding nothing (it cannot be taken back)"
         if k in ("xa", "no-xa"):

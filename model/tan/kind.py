@@ -21,4 +21,6 @@ KIND = Kind(
     deal_random=game.deal_random,
     commands=frozenset({"play", "rules"}),
     story=words.story,
+    game_vi="Tấn",
+    game_en="Tấn",
 )

@@ -33,7 +33,8 @@ FIELDS: dict[str, tuple[str, ...]] = {
              "count_from", "setup_order"),
     "play": ("single", "lead", "beat_suit", "trump_beats", "trump_on_trump", "trump_choice",
              "pace", "take_when_able", "take", "take_what", "add", "add_who", "add_ranks",
-             "add_order", "add_limit", "pass", "pass_scope", "defender_out", "discard",
+             "add_order", "add_limit", "first_limit", "add_after_take", "pass", "pass_scope",
+             "defender_out", "discard",
              "next_after_beat", "after_take", "refill", "out_turn", "named_card",
              "early_card", "no_counting", "hand_count", "sort"),
     "end": ("trump_last", "out", "end", "same_round"),
@@ -44,7 +45,7 @@ ON_OFF = ("off", "on")
 # the values the machine reads for a field whose row is open or provisional
 ROLE_VALUES: dict[str, tuple[str, ...]] = {
     "deal.direction": ("one-way", "deal-opposite"),
-    "deal.first_attacker": ("count-card", "dealer-then-winner"),
+    "deal.first_attacker": ("count-card", "dealer-then-winner", "lowest-trump"),
     "deal.count_from": ("drawer-is-one", "next-is-one"),
     "deal.setup_order": ("xa-cung-doi", "cung-xa-doi"),
     "play.pace": ("one-at-a-time", "several-open"),
@@ -54,6 +55,8 @@ ROLE_VALUES: dict[str, tuple[str, ...]] = {
     "play.add_ranks": ("all-table", "attack-only"),
     "play.add_order": ("attacker-first", "round-from-defender"),
     "play.add_limit": ("none", "six"),
+    "play.first_limit": ("as-others", "five"),
+    "play.add_after_take": ("take-ends", "add-to-taker"),
     "play.pass_scope": ("whole-round", "this-card"),
     "play.defender_out": ("round-beaten", "defender-draws"),
     "play.after_take": ("right-of-attacker", "after-taker"),

@@ -28,8 +28,14 @@ def say_action(st: State, a: Action) -> tuple[str, str]:
         return (f"Ghế {s} đỡ {o[0]} bằng {cv}{' (chủ)' if trump else ''}.",
                 f"Seat {s} beats the {o[1]} with the {ce}{' (a trump)' if trump else ''}.")
     if k == "add":
+        if st.taking:  # row add-after-take
+            return (f"Ghế {s} tấn thêm {cv} vào người đã nhận ôm.",
+                    f"Seat {s} adds the {ce} to what the taker takes.")
         return (f"Ghế {s} tấn thêm {cv}.", f"Seat {s} adds the {ce}.")
     if k == "take":
+        if st.p.add_to_taker:
+            return (f"Ghế {s} không đỡ nữa, nhận ôm; người khác còn được tấn thêm.",
+                    f"Seat {s} does not beat and says take; the others may still add.")
         return (f"Ghế {s} không đỡ nữa, ôm bài.", f"Seat {s} does not beat and takes.")
     if k == "pass":
         return (f"Ghế {s} không tấn thêm.", f"Seat {s} adds nothing.")
@@ -60,6 +66,12 @@ def say_event(e: dict[str, Any]) -> tuple[str, str] | None:
         return (f"Bốc lá {e['card']} (đếm {e['count']}): ghế {e['seat']} tấn trước.{rows}",
                 f"Drawn {e['card']} (counts {e['count']}): seat {e['seat']} attacks "
                 f"first.{rows}")
+    if t == "lowest-trump":
+        if e["card"] is None:
+            return (f"Không ai có chủ: ghế {e['seat']} (người chia) tấn trước.{rows}",
+                    f"Nobody holds a trump: seat {e['seat']} (the dealer) attacks first.{rows}")
+        return (f"Ghế {e['seat']} có lá chủ nhỏ nhất ({e['card']}): tấn trước.{rows}",
+                f"Seat {e['seat']} holds the lowest trump ({e['card']}): attacks first.{rows}")
     if t == "draw":
         return (f"  ghế {e['seat']} bốc {e['n']} lá", f"  seat {e['seat']} draws {e['n']}")
     if t == "turned-drawn":
