@@ -1827,9 +1827,10 @@ def _drop_contradicted(command: str | Sequence[str], hands: int, inf: Inference,
 def _keep_needed(command: str | Sequence[str], hands: int, inf: Inference,
                  kw: Mapping[str, Any]) -> None:
     """Keep a reading only if it beats leaving its row at the default: on the confirmation
-    campaign's own hands without it, a difference shows that is not left with it (a
-    reading that merely hides a witness of another cause removes no difference of its
-    own).  The confirmation is run again under the readings kept."""
+    campaign's own hands without it, a difference shows that is not left with it and that
+    its row decides: a reading that merely hides witnesses of another cause removes no
+    difference of its own.  The confirmation is run again under
+    the readings kept."""
     c = inf.confirm
     assert c is not None
     left = {d.key for d in c.differences}
@@ -1838,7 +1839,11 @@ def _keep_needed(command: str | Sequence[str], hands: int, inf: Inference,
         trial = campaign(command, hands=hands, seed=c.seed,
                          readings={r: v for r, v in inf.readings.items() if r != row},
                          **kw)
-        if trial.error is None and {d.key for d in trial.differences} <= left:
+        # what shows without it and not with it, and that its row decides (the rows of a
+        # difference are those with a value under which its witness plays the other way):
+        # the reading's own differences; others are more of another cause, or chance
+        own = [d for d in trial.differences if d.key not in left and row in d.rows]
+        if trial.error is None and not own:
             dropped.append(row)
     if not dropped:
         return
