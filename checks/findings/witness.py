@@ -378,7 +378,7 @@ def _play_out(st: State, rng: random.Random,
               choose: Callable[[State, random.Random], Action]) -> Any:
     """`st` played on to the end: its result."""
     while not st.is_terminal() and st.legal_actions():
-        st.apply(choose(st, rng))
+        st.apply(choose(st, rng), check=False)  # chosen from its legal actions
     return _result(st)
 
 
@@ -425,10 +425,11 @@ def _one_hand(i: int) -> tuple[list[tuple[int, str, bool, bool] | None], str]:
         if st.is_terminal() or not obs[0]:
             break
         a = choose(st, rng)
-        st.apply(a)
+        # `a` is legal here, and in every shadow still in play: they allow the same
+        st.apply(a, check=False)
         for sh in shadows:
             if sh is not None:
-                sh.apply(a)
+                sh.apply(a, check=False)
         step += 1
     end = str((st.outcome() or {}).get("result")) if st.is_terminal() else _stuck(st)
     mine = _result(st)
