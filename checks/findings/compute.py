@@ -449,40 +449,67 @@ Task = tuple[str, str, str, int, str]  # (row, default, other value, scale index
 Searched = tuple[witness.Divergence | None, int, bool, int]  # found, pairs, exhaustive, deals
 
 
-def _search_one(t: Task) -> Searched:
+def _search_group(tasks: Sequence[Task]) -> list[Searched]:
+    """The searches of `tasks`, all at one scale under the same rules for their value A
+    (`_search_groups`), as one `witness.search_many`: the same answers as one
+    `witness.search` per task, the positions under A computed once for all of them."""
     table: Table = _SW["table"]
     p: Mapping[str, Any] = _SW["params"]
-    opt, a, b, _si, name = t
+    opt, a, _b, _si, name = tasks[0]
     sc = scale.ALL_SCALES[name]
     ra = scale.scaled_rules(table, sc, {opt: a})
-    rb = scale.scaled_rules(table, sc, {opt: b})
     ds = scale.deals(ra, p["deals"][name], p["deal_seed"])
-    res = witness.search(ra, rb, ds, budget=p["budget"])
-    return res.found, res.pairs, res.exhaustive, len(ds)
+    alts = [scale.scaled_rules(table, sc, {t[0]: t[2]}) for t in tasks]
+    res = witness.search_many(ra, alts, ds, budget=p["budget"])
+    return [(r.found, r.pairs, r.exhaustive, len(ds)) for r in res]
+
+
+def _search_groups(table: Table, tasks: Sequence[Task], workers: int) -> list[list[Task]]:
+    """`tasks` in groups that one `witness.search_many` can serve: the same scale and
+    the same rules for value A (the defaults, so one group a scale), each group split
+    in about `workers` parts of alternatives taken in turn, so that every core has
+    work until the end; the largest scales first."""
+    groups: dict[tuple[str, bytes], list[Task]] = {}
+    for t in tasks:
+        opt, a, _b, _si, name = t
+        ra = scale.scaled_rules(table, scale.ALL_SCALES[name], {opt: a})
+        groups.setdefault((name, pickle.dumps(ra)), []).append(t)
+    parts = max(1, workers)
+    out = [g[k::parts] for g in groups.values() for k in range(min(parts, len(g)))]
+    return sorted(out, key=lambda g: -len(g))
 
 
 def _search_all(table: Table, p: Mapping[str, Any], tasks: Sequence[Task], workers: int,
                 say: Callable[[str], None]) -> dict[tuple[str, str, str], Searched]:
     """Every witness search, in `workers` processes when more than one.  Each search is
-    deterministic and independent of the others, so the results (and the order of the
-    lines said) do not depend on `workers`."""
+    deterministic and independent of the others (`witness.search_many` answers each as
+    `witness.search` would), so the results (and the order of the lines said: that of
+    `tasks`) do not depend on `workers`."""
     _SW.update(table=table, params=p)
     out: dict[tuple[str, str, str], Searched] = {}
+    said = 0
 
-    def got(t: Task, r: Searched) -> None:
-        opt, _a, b, _si, name = t
-        out[(opt, b, name)] = r
-        d = r[0]
-        say(f"{opt}={b} @ {name}: {'depth ' + str(len(d.path)) if d else 'none'}")
+    def got(group: Sequence[Task], rs: Sequence[Searched]) -> None:
+        nonlocal said
+        for t, r in zip(group, rs, strict=True):
+            opt, _a, b, _si, name = t
+            out[(opt, b, name)] = r
+        while said < len(tasks) and (tasks[said][0], tasks[said][2], tasks[said][4]) in out:
+            opt, _a, b, _si, name = tasks[said]
+            d = out[(opt, b, name)][0]
+            say(f"{opt}={b} @ {name}: {'depth ' + str(len(d.path)) if d else 'none'}")
+            said += 1
 
-    if workers > 1 and len(tasks) > 1:
+    groups = _search_groups(table, tasks, workers)
+    if workers > 1 and len(groups) > 1:
         ctx = multiprocessing.get_context("fork")
-        with ctx.Pool(min(workers, len(tasks)), initializer=worker_ignores_sigint) as pool:
-            for t, r in zip(tasks, pool.imap(_search_one, tasks, chunksize=1), strict=True):
-                got(t, r)
+        with ctx.Pool(min(workers, len(groups)), initializer=worker_ignores_sigint) as pool:
+            for g, rs in zip(groups, pool.imap(_search_group, groups, chunksize=1),
+                             strict=True):
+                got(g, rs)
     else:
-        for t in tasks:
-            got(t, _search_one(t))
+        for g in groups:
+            got(g, _search_group(g))
     _SW.clear()
     return out
 

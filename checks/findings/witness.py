@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from chanspec.checks.explore.search import worker_ignores_sigint
+from chanspec.checks.explore.search import gc_paused, worker_ignores_sigint
 from chanspec.model import pay
 from chanspec.model.game import Action, Deal, State, deal_random
 from chanspec.model.table import Rules
@@ -127,6 +127,12 @@ def _judges_declarations_apart(a: Rules, b: Rules) -> bool:
 def search(rules_a: Rules, rules_b: Rules, deals: Sequence[Deal], budget: int = 200_000,
            por: bool = True) -> SearchResult:
     """Shortest divergence between two rule sets over the given deals (see module doc)."""
+    with gc_paused():
+        return _search(rules_a, rules_b, deals, budget, por)
+
+
+def _search(rules_a: Rules, rules_b: Rules, deals: Sequence[Deal], budget: int,
+            por: bool) -> SearchResult:
     t0 = time.perf_counter()
     every_declaration = _judges_declarations_apart(rules_a, rules_b)
     seen: set[int] = set()
@@ -178,6 +184,12 @@ def search_many(rules_a: Rules, alts: Sequence[Rules], deals: Sequence[Deal],
     Each node holds one position under `rules_a` and the positions of the alternatives
     for which it is the first visit of their pair, so each alternative sees exactly the
     nodes of its own `search`, in the same order, with the same budget on its own pairs."""
+    with gc_paused():
+        return _search_many(rules_a, alts, deals, budget, por)
+
+
+def _search_many(rules_a: Rules, alts: Sequence[Rules], deals: Sequence[Deal], budget: int,
+                 por: bool) -> list[SearchResult]:
     t0 = time.perf_counter()
     every = [_judges_declarations_apart(rules_a, b) for b in alts]
     seen: list[set[int]] = [set() for _ in alts]
@@ -366,7 +378,7 @@ def _play_out(st: State, rng: random.Random,
               choose: Callable[[State, random.Random], Action]) -> Any:
     """`st` played on to the end: its result."""
     while not st.is_terminal() and st.legal_actions():
-        st.apply(choose(st, rng))
+        st.apply(choose(st, rng), check=False)  # chosen from its legal actions
     return _result(st)
 
 
@@ -413,10 +425,11 @@ def _one_hand(i: int) -> tuple[list[tuple[int, str, bool, bool] | None], str]:
         if st.is_terminal() or not obs[0]:
             break
         a = choose(st, rng)
-        st.apply(a)
+        # `a` is legal here, and in every shadow still in play: they allow the same
+        st.apply(a, check=False)
         for sh in shadows:
             if sh is not None:
-                sh.apply(a)
+                sh.apply(a, check=False)
         step += 1
     end = str((st.outcome() or {}).get("result")) if st.is_terminal() else _stuck(st)
     mine = _result(st)
@@ -452,6 +465,13 @@ def frequency(rules: Rules, alts: Sequence[tuple[str, Rules]], hands: int, seed:
     or the kind of deadlock) and, for each kind of deadlock, the first hand number that
     hit it.
     `progress(done, hands)` is called after every hand (in order)."""
+    with gc_paused():  # the workers are forked with it paused too
+        return _frequency(rules, alts, hands, seed, workers, progress, policy)
+
+
+def _frequency(rules: Rules, alts: Sequence[tuple[str, Rules]], hands: int, seed: int,
+               workers: int, progress: Callable[[int, int], None] | None, policy: str,
+               ) -> tuple[list[Frequency], Counter[str], dict[str, int]]:
     _FW.update(rules=rules, alts=list(alts), seed=seed, policy=policy)
     out = [Frequency(k, hands, seed, policy) for k, _ in alts]
     first_end: dict[str, int] = {}
