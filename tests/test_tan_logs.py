@@ -255,3 +255,23 @@ def test_replay_takes_the_tan_ruleset_by_name(tmp_path: Path,
     assert kinds.require("tan", "replay") is kinds.of(TABLE)
     assert cli.main(["replay", "--ruleset", "tan", str(path)]) == 0
     capsys.readouterr()
+
+
+def test_a_tan_state_file_replays_and_a_bad_one_is_refused(tmp_path: Path) -> None:
+    """`State.to_json()` of a Tấn hand (it names its kind) replays like its log."""
+    st = hand_of(kinds.rules("tan", 3), 5)
+    doc = st.to_json()
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    res = replay.replay_path(str(path))
+    assert res.status == "conforming" and res.fmt == "state" and res.steps == len(st.history)
+    doc["deal"]["order"][0] = doc["deal"]["order"][1]
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    res = replay.replay_path(str(path))
+    assert res.exit_code == 2 and res.error is not None and res.error.field == "deal"
+    doc = st.to_json()
+    doc["actions"][0] = {"type": "lead", "seat": 0, "card": "ZZ"}
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    res = replay.replay_path(str(path))
+    assert res.exit_code == 2 and res.error is not None
+    assert res.error.field == "actions[0].card"

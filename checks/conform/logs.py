@@ -738,7 +738,29 @@ def parse_kind(kind: Any, lines: Sequence[str], first: int, obj: dict[str, Any],
     if obj["version"] != VERSION or isinstance(obj["version"], bool):
         raise ln.fail("version", f"this chanspec reads version {VERSION}, found "
                       f"{obj['version']!r}", "upgrade chanspec or write a version 1 log")
-    name, digest = obj["ruleset"], obj.get("table_digest")
+    table = _kind_table(ln, kind, obj, table)
+    try:
+        rules, deal = fmt.read_header(obj, table)
+    except fmt.LineProblem as exc:
+        raise LogError(source, first, exc.field, exc.message, exc.hint) from None
+    entries: list[Entry] = []
+    for i, raw in enumerate(lines[first:], start=first + 1):
+        if not raw.strip():
+            continue
+        line = _json_line(source, i, raw)
+        try:
+            action = fmt.read_line(rules, line)
+        except fmt.LineProblem as exc:
+            raise LogError(source, i, exc.field, exc.message, exc.hint) from None
+        entries.append(Entry(i, "consequence" if action is None else "action", line, action))
+    return GameLog(source, "ndjson", obj, rules, deal, entries, kind=kind)
+
+
+def _kind_table(ln: LineCheck, kind: Any, obj: dict[str, Any],
+                table: table_mod.Table | None) -> Any:
+    """The table of a log in a kind's own format: the built-in ruleset it names, or the
+    one given (`table`), which must be the one it names."""
+    name, digest = obj.get("ruleset"), obj.get("table_digest")
     if not isinstance(name, str):
         raise ln.fail("ruleset", f"expected a ruleset name such as 'tan', found {name!r}")
     if table is None:
@@ -757,26 +779,24 @@ def parse_kind(kind: Any, lines: Sequence[str], first: int, obj: dict[str, Any],
                       f"{table.path} (digest {str(digest)[:12]}…, this one "
                       f"{table.digest()[:12]}…)", "give the table it was written under "
                       "with --ruleset PATH/TO/TABLE.toml")
-    try:
-        rules, deal = fmt.read_header(obj, table)
-    except fmt.LineProblem as exc:
-        raise LogError(source, first, exc.field, exc.message, exc.hint) from None
-    entries: list[Entry] = []
-    for i, raw in enumerate(lines[first:], start=first + 1):
-        if not raw.strip():
-            continue
-        line = _json_line(source, i, raw)
-        try:
-            action = fmt.read_line(rules, line)
-        except fmt.LineProblem as exc:
-            raise LogError(source, i, exc.field, exc.message, exc.hint) from None
-        entries.append(Entry(i, "consequence" if action is None else "action", line, action))
-    return GameLog(source, "ndjson", obj, rules, deal, entries, kind=kind)
+    return table
 
 
 def from_state_json(d: dict[str, Any], source: str = "<state>",
                     table: table_mod.Table | None = None) -> GameLog:
     """A `State.to_json()` document as a log of actions (no consequence lines)."""
+    if "kind" in d:  # a kind's own machine wrote it (its to_json names the kind)
+        probe = {"type": "header", "ruleset": d.get("ruleset"), "kind": d["kind"]}
+        kind = header_kind(source, 1, probe, table)
+        if kind is not None:
+            ln = LineCheck(source, 1, d, None)
+            t = _kind_table(ln, kind, probe, table)
+            try:
+                rules, deal, actions = kind.log.read_state(d, t)
+            except kind.log.LineProblem as exc:
+                raise LogError(source, 1, exc.field, exc.message, exc.hint) from None
+            return GameLog(source, "state", probe, rules, deal,
+                           [Entry(1, "action", a.as_json(), a) for a in actions], kind=kind)
     for k in ("players", "deal", "actions"):
         if k not in d:
             raise LogError(source, 1, k, "missing field of a chanspec state file",

@@ -322,6 +322,41 @@ def read_header(obj: dict[str, Any], table: Any) -> tuple[TanRules, Deal]:
     return rules, deal
 
 
+def read_state(d: dict[str, Any], table: Any) -> tuple[TanRules, Deal, list[Action]]:
+    """The rules, deal and actions of a `State.to_json()` document; raises LineProblem."""
+    for k in ("players", "deal", "actions"):
+        if k not in d:
+            raise LineProblem(k, "missing field of a chanspec state file",
+                              "state files come from State.to_json(): kind, ruleset, players, "
+                              "options, deal, actions")
+    rules, _ = read_header({"type": "header", "players": d["players"],
+                            "options": d.get("options") or {}, "seed": 0}, table)
+    v = d["deal"]
+    try:
+        if not isinstance(v, dict):
+            raise TypeError(v)
+        deal = Deal.from_json(v)
+        deal.check(rules)
+    except (KeyError, TypeError, ValueError) as exc:
+        why = exc.en if isinstance(exc, ActionError) else (
+            "expected the object of Deal.as_json(): order, count_pick, reshuffle, redeal, "
+            "dealer, previous")
+        raise LineProblem("deal", why) from None
+    if not isinstance(d["actions"], list):
+        raise LineProblem("actions", "expected a list of action objects")
+    actions = []
+    for i, a in enumerate(d["actions"]):
+        if not isinstance(a, dict) or a.get("type") not in ACTION_TYPES:
+            raise LineProblem(f"actions[{i}]", f"expected an action object, found {a!r}")
+        try:
+            act = read_line(rules, a)
+        except LineProblem as exc:
+            raise LineProblem(f"actions[{i}].{exc.field}", exc.message, exc.hint) from None
+        assert act is not None
+        actions.append(act)
+    return rules, deal, actions
+
+
 def read_line(rules: TanRules, obj: dict[str, Any]) -> Action | None:
     """The action of an action line, None for a well-formed consequence line; raises
     LineProblem."""
