@@ -275,3 +275,15 @@ def test_a_tan_state_file_replays_and_a_bad_one_is_refused(tmp_path: Path) -> No
     res = replay.replay_path(str(path))
     assert res.exit_code == 2 and res.error is not None
     assert res.error.field == "actions[0].card"
+
+
+def test_commands_that_do_not_take_tan_refuse_its_log_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "tan.ndjson"
+    path.write_text(text_of(lines_of()), encoding="utf-8")
+    assert cli.main(["explain", str(path), "--seat", "0", "--lang", "en"]) == 2
+    err = capsys.readouterr().err
+    assert "kind 'tan'" in err and "internal error" not in err and "\n" not in err.strip()
+    assert cli.main(["score", "--log", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "internal error" not in err and "Traceback" not in err
