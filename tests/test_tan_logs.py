@@ -87,6 +87,9 @@ def test_a_logged_hand_replays_and_matches_the_schema(g: Any) -> None:
     # the consequence lines may be left out: the actions alone conform too
     bare = [lines[0], *(x for x in lines[1:] if x["type"] in tanlog.ACTION_TYPES)]
     assert replayed(bare).status == res.status
+    # and extension fields are ignored
+    marked = [x | {"x-note": 1} for x in lines]
+    assert replayed(marked).status == res.status
 
 
 def test_the_seed_header_deals_the_same_hand() -> None:

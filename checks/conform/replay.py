@@ -288,7 +288,8 @@ def replay_own_format(log: logs.GameLog) -> ReplayResult:
             queue = fmt.step(st, a)
             res.steps += 1
             continue
-        idx = next((i for i, q in enumerate(queue) if q == e.data), None)
+        want = {k: v for k, v in e.data.items() if not k.startswith(logs.EXTENSION_PREFIX)}
+        idx = next((i for i, q in enumerate(queue) if q == want), None)
         if idx is None:
             same = [q for q in queue if q["type"] == e.data.get("type")]
             expected = max(same, key=lambda q: sum(1 for k, v in q.items() if
