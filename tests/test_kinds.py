@@ -129,3 +129,13 @@ def test_each_builtin_table_has_committed_findings_and_vectors(name: str) -> Non
     vectors = ROOT / "vectors" / ("" if name == "family" else name) / "index.json"
     assert findings.is_file(), findings
     assert vectors.is_file(), vectors
+
+
+def test_a_kind_with_its_own_log_format_takes_play_and_replay() -> None:
+    """A kind that brings its own game-log lines (`Kind.log`) writes them with `chanspec
+    play --json` and reads them with `chanspec replay` (Tấn today)."""
+    own = [kinds.of(kinds.load(name)) for name in ALL_TABLES]
+    own = [k for k in own if k.log is not None]
+    assert own
+    for kind in own:
+        assert kind.has_machine and kind.supports("play") and kind.supports("replay"), kind.name

@@ -70,6 +70,12 @@ def load_state(args: argparse.Namespace) -> State | int:
     except logs.LogError as exc:
         return _error(args, f"không đọc được {args.file}: {exc}",
                       f"cannot read {args.file}: {exc}")
+    if log.kind is not None and not log.kind.supports("explain"):  # a kind's own log
+        return _error(args, f"{args.file} là nhật ký loại {log.kind.name!r} "
+                      f"({log.kind.title_vi}); lệnh này chưa nhận loại ấy (chanspec replay "
+                      "thì nhận)", f"{args.file} is a log of kind {log.kind.name!r} "
+                      f"({log.kind.title_en}); this command does not take that kind yet "
+                      "(chanspec replay does)")
     actions = log.actions()
     if args.step is not None:
         if not 0 <= args.step <= len(actions):

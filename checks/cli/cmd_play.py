@@ -170,8 +170,10 @@ def run(args: argparse.Namespace) -> int:
 def _run_story(args: argparse.Namespace, rules: Any, story: Any) -> int:
     """A hand of a kind with its own story (`Kind.story`): the seeded random hand told
     line by line; what only Chắn's hands have is refused in one line."""
-    name = kinds.of(rules.table).name
-    for flag, given in (("--json", args.json), ("--hands", args.hands is not None),
+    kind = kinds.of(rules.table)
+    name = kind.name
+    for flag, given in (("--json", args.json and kind.log is None),
+                        ("--hands", args.hands is not None),
                         ("--drawer", args.drawer is not None), ("--thong", bool(args.thong)),
                         ("--opener", args.opener != 0),
                         ("--policy", args.policy != "eager")):
@@ -180,6 +182,9 @@ def _run_story(args: argparse.Namespace, rules: Any, story: Any) -> int:
                       f"chanspec play: {flag} is not available for kind {name!r} yet"),
                   file=sys.stderr)
             return 2
+    if args.json:  # the hand as a game log in the kind's own format (`Kind.log`)
+        return _emit(args, "".join(json.dumps(x, ensure_ascii=False) + "\n"
+                                   for x in kind.log.random_log(rules, args.seed)))
     lines = story(rules, args.seed)
     opts = non_default_options(rules)
     shown = ", ".join(f"{k}={v}" for k, v in opts.items())

@@ -54,6 +54,11 @@ def run(args: argparse.Namespace) -> int:
         result = replay.replay_text(sys.stdin.read(), "<stdin>", table)
     else:
         result = replay.replay_path(args.log, table)
+    if args.itf and result.own_format:
+        print(say(args.lang, "chanspec replay: --itf chưa dùng được cho nhật ký loại này",
+                  "chanspec replay: --itf is not available for logs of this kind yet"),
+              file=sys.stderr)
+        return EXIT_MALFORMED
     if args.itf and result.state is not None:
         st = result.state
         assert st.deal is not None
@@ -107,7 +112,10 @@ def render(result: replay.ReplayResult, lang: str) -> str:
         fin = result.final() or {}
         if fin.get("terminal"):
             o = fin["outcome"]
-            if o["result"] == "win":
+            if "order" in o:  # a finishing order (Tấn)
+                order = " > ".join("=".join(map(str, g)) for g in o["order"]) or "—"
+                end_vi, end_en = f"thứ tự về: {order}", f"finishing order: {order}"
+            elif o["result"] == "win":
                 card = "" if o.get("card") is None else f" {cards.name(cards.parse(o['card']))}"
                 end_vi = f"người {o['winner']} ù ({o['kind']}){card}"
                 end_en = f"seat {o['winner']} won ({o['kind']}){card}"
@@ -128,7 +136,7 @@ def render(result: replay.ReplayResult, lang: str) -> str:
         return "\n".join(out)
     d = result.divergence
     assert d is not None
-    vi_l, en_l = logs.say_line(d.logged)
+    vi_l, en_l = d.said if d.said[0] else logs.say_line(d.logged)
     out.append(say(lang, f"Lệch luật ở dòng {d.line} (sau {d.step} hành động): {vi_l}",
                    f"Divergence at line {d.line} (after {count(d.step, 'action')}): {en_l}"))
     out.append(f"  {json.dumps(d.logged, ensure_ascii=False)}")

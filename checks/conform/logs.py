@@ -16,6 +16,10 @@ and strict reader.  In short:
   ``end``.  They are optional in a log, but each one present must agree with the rules,
   in order (and a log that writes ``banned`` lines must write all of them).
 
+A kind with its own log lines (`Kind.log`, such as Tấn's ``chanspec.model.tan.log``)
+says so in the header's ``kind``; `parse()` then reads the lines through that kind
+(`parse_kind`), and a header without ``kind`` is a Chắn log, as every Chắn log is.
+
 `record()` writes a log by replaying actions on the reference machine; `parse()` reads
 one back and raises `LogError` (line, field, what was expected, what to try) on the first
 malformed line.  `chanspec.checks.conform.records.load()` reads a file that may also be
@@ -126,6 +130,9 @@ class GameLog:
     rules: table_mod.Rules
     deal: Deal
     entries: list[Entry] = field(default_factory=list)
+    # the kind whose own log format this is (`Kind.log`), None for the default format:
+    # then `rules`, `deal` and the entries' actions are that kind's
+    kind: Any = None
 
     def actions(self) -> list[Action]:
         return [e.action for e in self.entries if e.action is not None]
@@ -492,7 +499,7 @@ def parse_header(source: str, lineno: int, obj: dict[str, Any],
         raise ln.fail("type", f"the first line must be the header, found type "
                       f"{obj.get('type')!r}", 'start the log with {"type": "header", ...}')
     allowed = {"type", "format", "version", "ruleset", "table_digest", "players", "options",
-               "deal", "seed", "opener", "drawer", "thong"}
+               "deal", "seed", "opener", "drawer", "thong", "kind"}
     for k in obj:
         if k not in allowed and not k.startswith(EXTENSION_PREFIX):
             raise ln.fail(k, "unknown header field", f"allowed: {', '.join(sorted(allowed))}")
@@ -653,6 +660,9 @@ def parse(text: str, source: str = "<log>", table: table_mod.Table | None = None
                 continue
         obj = _json_line(source, i, raw)
         if hdr is None:
+            kind = header_kind(source, i, obj, table)
+            if kind is not None:  # a kind with its own log lines
+                return parse_kind(kind, lines, i, obj, source, table)
             rules, deal, _ = parse_header(source, i, obj, table)
             hdr = (i, obj)
             continue
@@ -668,9 +678,125 @@ def parse(text: str, source: str = "<log>", table: table_mod.Table | None = None
     return GameLog(source, "ndjson", hdr[1], rules, deal, entries)
 
 
+_BUILTIN_KINDS: dict[str, Any] = {}
+
+
+def _builtin_kind(name: str) -> Any:
+    """The kind of built-in ruleset `name` (None for no built-in), read once."""
+    if name not in _BUILTIN_KINDS:
+        _BUILTIN_KINDS[name] = (kinds.kind_of_file(name) if name in kinds.builtin_names()
+                                else None)
+    return _BUILTIN_KINDS[name]
+
+
+def header_kind(source: str, lineno: int, obj: dict[str, Any],
+                table: table_mod.Table | None) -> Any:
+    """The kind whose own log format a header opens (`Kind.log`), or None for the
+    default format.  The header's ``kind`` (absent: the default kind) must be the kind
+    of the ruleset it names; raises LogError otherwise."""
+    ln = LineCheck(source, lineno, obj, None)
+    if obj.get("type") != "header":
+        return None  # parse_header says what is wrong
+    name = obj.get("ruleset")
+    if table is not None:
+        of_table = kinds.of(table)
+    elif isinstance(name, str):
+        of_table = _builtin_kind(name)
+    else:
+        of_table = None  # parse_header refuses the ruleset
+    said = obj.get("kind", kinds.DEFAULT)
+    if not isinstance(said, str):
+        raise ln.fail("kind", f"expected a kind name such as {kinds.DEFAULT!r}, found {said!r}",
+                      f"kinds: {', '.join(kinds.names())}")
+    try:
+        claimed = kinds.get(said)
+    except kinds.KindError:
+        raise ln.fail("kind", f"unknown kind {said!r}",
+                      f"kinds: {', '.join(kinds.names())}") from None
+    if of_table is not None and of_table is not claimed:
+        absent = "kind" not in obj
+        raise ln.fail("kind", (f"the header gives no kind (so {claimed.name!r})" if absent
+                               else f"the header says kind {claimed.name!r}")
+                      + f", but ruleset {name!r} is a table of kind {of_table.name!r} "
+                      f"({of_table.title_en})",
+                      f"write \"kind\": \"{of_table.name}\" in the header, or name a "
+                      f"ruleset of kind {claimed.name!r}")
+    return claimed if claimed.log is not None else None
+
+
+def parse_kind(kind: Any, lines: Sequence[str], first: int, obj: dict[str, Any], source: str,
+               table: table_mod.Table | None) -> GameLog:
+    """Read a log in a kind's own format (`Kind.log`), whose header `obj` is on line
+    `first` of `lines`; raises LogError at the first malformed line."""
+    fmt = kind.log
+    ln = LineCheck(source, first, obj, None)
+    for k in ("format", "version", "ruleset", "players"):
+        if k not in obj:
+            raise ln.fail(k, "missing required header field")
+    if obj["format"] != FORMAT:
+        raise ln.fail("format", f"expected {FORMAT!r}, found {obj['format']!r}")
+    if obj["version"] != VERSION or isinstance(obj["version"], bool):
+        raise ln.fail("version", f"this chanspec reads version {VERSION}, found "
+                      f"{obj['version']!r}", "upgrade chanspec or write a version 1 log")
+    table = _kind_table(ln, kind, obj, table)
+    try:
+        rules, deal = fmt.read_header(obj, table)
+    except fmt.LineProblem as exc:
+        raise LogError(source, first, exc.field, exc.message, exc.hint) from None
+    entries: list[Entry] = []
+    for i, raw in enumerate(lines[first:], start=first + 1):
+        if not raw.strip():
+            continue
+        line = _json_line(source, i, raw)
+        try:
+            action = fmt.read_line(rules, line)
+        except fmt.LineProblem as exc:
+            raise LogError(source, i, exc.field, exc.message, exc.hint) from None
+        entries.append(Entry(i, "consequence" if action is None else "action", line, action))
+    return GameLog(source, "ndjson", obj, rules, deal, entries, kind=kind)
+
+
+def _kind_table(ln: LineCheck, kind: Any, obj: dict[str, Any],
+                table: table_mod.Table | None) -> Any:
+    """The table of a log in a kind's own format: the built-in ruleset it names, or the
+    one given (`table`), which must be the one it names."""
+    name, digest = obj.get("ruleset"), obj.get("table_digest")
+    if not isinstance(name, str):
+        raise ln.fail("ruleset", f"expected a ruleset name such as 'tan', found {name!r}")
+    if table is None:
+        if name not in kinds.builtin_names():
+            raise ln.fail("ruleset", f"{name!r} is not a built-in ruleset "
+                          f"({', '.join(kinds.builtin_names())}); chanspec does not open a "
+                          "table file named inside a log", "give the table on the command "
+                          "line: --ruleset PATH/TO/TABLE.toml")
+        table = kind.load(name)
+    elif name not in (table.id, table.path):
+        raise ln.fail("ruleset", f"the log is for ruleset {name!r}, but the table given "
+                      f"({table.path}) is {table.id!r}", "give the table the log was "
+                      "written under with --ruleset")
+    if digest is not None and digest != table.digest():
+        raise ln.fail("table_digest", f"the log was written under another table than "
+                      f"{table.path} (digest {str(digest)[:12]}…, this one "
+                      f"{table.digest()[:12]}…)", "give the table it was written under "
+                      "with --ruleset PATH/TO/TABLE.toml")
+    return table
+
+
 def from_state_json(d: dict[str, Any], source: str = "<state>",
                     table: table_mod.Table | None = None) -> GameLog:
     """A `State.to_json()` document as a log of actions (no consequence lines)."""
+    if "kind" in d:  # a kind's own machine wrote it (its to_json names the kind)
+        probe = {"type": "header", "ruleset": d.get("ruleset"), "kind": d["kind"]}
+        kind = header_kind(source, 1, probe, table)
+        if kind is not None:
+            ln = LineCheck(source, 1, d, None)
+            t = _kind_table(ln, kind, probe, table)
+            try:
+                rules, deal, actions = kind.log.read_state(d, t)
+            except kind.log.LineProblem as exc:
+                raise LogError(source, 1, exc.field, exc.message, exc.hint) from None
+            return GameLog(source, "state", probe, rules, deal,
+                           [Entry(1, "action", a.as_json(), a) for a in actions], kind=kind)
     for k in ("players", "deal", "actions"):
         if k not in d:
             raise LogError(source, 1, k, "missing field of a chanspec state file",

@@ -39,6 +39,9 @@ class Divergence:
     pending: list[int] = field(default_factory=list)
     legal: dict[int, list[str]] = field(default_factory=dict)
     expected: dict[str, Any] | None = None
+    # the logged line told in words, for a kind with its own log format (`Kind.log`);
+    # empty: `logs.say_line` tells it
+    said: tuple[str, str] = ("", "")
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -61,6 +64,7 @@ class ReplayResult:
     divergence: Divergence | None = None
     error: logs.LogError | None = None
     state: State | None = None
+    own_format: bool = False  # a kind's own log format (`Kind.log`): a protocol state
 
     @property
     def exit_code(self) -> int:
@@ -73,6 +77,9 @@ class ReplayResult:
             return None
         if st.is_terminal():
             return {"terminal": True, "outcome": st.outcome()}
+        if self.own_format:
+            return {"terminal": False, "stuck": st.is_stuck(), "pending": list(st.pending()),
+                    "legal": _codes_by_seat(st, st.pending())}
         return not_over(st)
 
     def as_json(self) -> dict[str, Any]:
@@ -245,7 +252,74 @@ def _left_out(st: State, skipped: Sequence[dict[str, Any]], e: logs.Entry, steps
         list(st.pending()), legal_by_seat(st, st.pending()), ban)
 
 
+def _codes_by_seat(st: Any, seats: Sequence[int]) -> dict[int, list[str]]:
+    """Each seat's legal actions as the kind's codes (``2 beat QS``)."""
+    return {s: [a.code() for a in st.legal_actions(s)] for s in sorted(set(seats))}
+
+
+def replay_own_format(log: logs.GameLog) -> ReplayResult:
+    """Replay a log in a kind's own format (`Kind.log`) through the `GameState`
+    protocol: every action legal where it stands (`explain`), every consequence line one
+    the machine produced since the last action, in order (lines may be left out, never
+    invented or reordered)."""
+    fmt = log.kind.log
+    st = log.kind.State(log.rules, log.deal)
+    res = ReplayResult("conforming", log.source, log.fmt, lines=len(log.entries), state=st,
+                       own_format=True)
+    queue: list[dict[str, Any]] = fmt.first_lines(st)
+    for e in log.entries:
+        if e.kind == "action":
+            a = e.action
+            said = fmt.say(st, e.data, a)
+            if st.is_terminal():
+                out = st.outcome() or {}
+                res.divergence = Divergence(
+                    e.line, res.steps, "after-end", e.data, list(out.get("rules", [])),
+                    "ván đã kết thúc, không còn hành động nào hợp lệ",
+                    "the hand is over; no action is legal any more", said=said)
+                break
+            ex = st.explain(a)
+            if not ex.legal:
+                res.divergence = Divergence(
+                    e.line, res.steps, "illegal-action", e.data, list(ex.rules), ex.vi, ex.en,
+                    list(st.pending()), _codes_by_seat(st, [*st.pending(), a.seat]),
+                    said=said)
+                break
+            queue = fmt.step(st, a)
+            res.steps += 1
+            continue
+        want = {k: v for k, v in e.data.items() if not k.startswith(logs.EXTENSION_PREFIX)}
+        idx = next((i for i, q in enumerate(queue) if q == want), None)
+        if idx is None:
+            same = [q for q in queue if q["type"] == e.data.get("type")]
+            expected = max(same, key=lambda q: sum(1 for k, v in q.items() if
+                                                   e.data.get(k) == v)) if same else (
+                queue[0] if queue else None)
+            if expected is None:
+                vi = ("luật không sinh ra dòng này ở đây; bước tiếp theo là một hành động của "
+                      f"người {', '.join(map(str, st.pending())) or '(không ai)'}")
+                en = ("the rules produce no such line here; next comes an action by seat(s) "
+                      f"{', '.join(map(str, st.pending())) or '(none)'}")
+                rules: list[str] = []
+            else:
+                vi_e, en_e = fmt.say(st, expected, None)
+                vi, en = f"theo luật ở đây: {vi_e}", f"by the rules here: {en_e}"
+                rules = list(expected.get("rules", []))
+            res.divergence = Divergence(
+                e.line, res.steps, "consequence", e.data, rules, vi, en, list(st.pending()),
+                _codes_by_seat(st, st.pending()), expected, said=fmt.say(st, e.data, None))
+            break
+        queue = queue[idx + 1:]
+    if res.divergence is not None:
+        res.status = "divergence"
+    elif not st.is_terminal() and not st.is_stuck():
+        res.status = "unfinished"
+    return res
+
+
 def replay_log(log: logs.GameLog) -> ReplayResult:
+    if log.kind is not None:
+        return replay_own_format(log)
     st = State(log.rules, log.deal)
     res = ReplayResult("conforming", log.source, log.fmt, lines=len(log.entries), state=st)
     queue: list[dict[str, Any]] = []

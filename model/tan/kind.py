@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from chanspec.model.kind import Kind
 
-from . import game, vocab, words
+from . import game, log, vocab, words
 from . import table as table_mod
 
 KIND = Kind(
@@ -19,8 +19,9 @@ KIND = Kind(
     Action=game.Action,
     Deal=game.Deal,
     deal_random=game.deal_random,
-    commands=frozenset({"play", "rules"}),
+    commands=frozenset({"play", "replay", "rules"}),
     story=words.story,
     game_vi="Tấn",
     game_en="Tấn",
+    log=log,
 )
