@@ -180,3 +180,24 @@ def test_a_failure_while_shrinking_or_inferring_is_exit_70_with_the_report(
             assert "simulated: impossible hand" in data["internal_error"]
             assert data["differences"] and out.exists() and str(out) in cap.err
             assert replay.replay_path(str(out)).status in ("conforming", "unfinished")
+
+
+def test_readings_are_chosen_as_an_optimisation_not_greedily() -> None:
+    # difference 0 (5 mismatches) is explained by a=x or b=y, 1 and 2 (4 each) only by
+    # b=w, 3 (1) only by b=y.  Taking, for the commonest difference first, the value that
+    # explains most (b=y: 6) would block b=w and explain 6 mismatches; a=x with b=w
+    # explains 13.
+    def diff(i: int, count: int) -> conform.Difference:
+        return conform.Difference(key=("k", i), label_en="", label_vi="", rows=[], count=count)
+
+    res = conform.CampaignResult("mismatch", "engine", 0)
+    res.differences = [diff(0, 5), diff(1, 4), diff(2, 4), diff(3, 1)]
+    cands = {0: [("a", "x"), ("b", "y")], 1: [("b", "w")], 2: [("b", "w")], 3: [("b", "y")]}
+    assert conform._choose(res, cands, {}) == {"a": "x", "b": "w"}
+    # a row fixed in an earlier round is not chosen again
+    assert conform._choose(res, cands, {"b": "w"}) == {"a": "x"}
+    # one difference, two values of one row explaining it: one reading, the first
+    res.differences = [diff(0, 3)]
+    assert conform._choose(res, {0: [("a", "z"), ("a", "x")]}, {}) == {"a": "x"}
+    # nothing explains anything: no reading
+    assert conform._choose(res, {0: []}, {}) == {}

@@ -1829,8 +1829,7 @@ def _keep_needed(command: str | Sequence[str], hands: int, inf: Inference,
     """Keep a reading only if it beats leaving its row at the default: on the confirmation
     campaign's own hands without it, a difference shows that is not left with it and that
     its row decides: a reading that merely hides witnesses of another cause removes no
-    difference of its own.  The confirmation is run again under
-    the readings kept."""
+    difference of its own.  The confirmation is run again under the readings kept."""
     c = inf.confirm
     assert c is not None
     left = {d.key for d in c.differences}
