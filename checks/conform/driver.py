@@ -344,8 +344,9 @@ class Engine:
         if p is None or p.stdin is None:
             raise self.fail("start", "the engine is not running")
         data = memoryview(text.encode("utf-8"))
-        fd = p.stdin.fileno()
         try:
+            # inside the try: a dead engine's input may already be closed (ValueError)
+            fd = p.stdin.fileno()
             while data:
                 try:
                     n = os.write(fd, data)
