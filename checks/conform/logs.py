@@ -503,14 +503,7 @@ def parse_header(source: str, lineno: int, obj: dict[str, Any],
     for k in obj:
         if k not in allowed and not k.startswith(EXTENSION_PREFIX):
             raise ln.fail(k, "unknown header field", f"allowed: {', '.join(sorted(allowed))}")
-    for k in ("format", "version", "ruleset", "players"):
-        if k not in obj:
-            raise ln.fail(k, "missing required header field")
-    if obj["format"] != FORMAT:
-        raise ln.fail("format", f"expected {FORMAT!r}, found {obj['format']!r}")
-    if obj["version"] != VERSION or isinstance(obj["version"], bool):
-        raise ln.fail("version", f"this chanspec reads version {VERSION}, found "
-                      f"{obj['version']!r}", "upgrade chanspec or write a version 1 log")
+    _check_format(ln, obj)
     t = header_table(ln, obj, table)
     gap = t.machine_gap()
     if gap is not None:
@@ -724,12 +717,8 @@ def header_kind(source: str, lineno: int, obj: dict[str, Any],
     return claimed if claimed.log is not None else None
 
 
-def parse_kind(kind: Any, lines: Sequence[str], first: int, obj: dict[str, Any], source: str,
-               table: table_mod.Table | None) -> GameLog:
-    """Read a log in a kind's own format (`Kind.log`), whose header `obj` is on line
-    `first` of `lines`; raises LogError at the first malformed line."""
-    fmt = kind.log
-    ln = LineCheck(source, first, obj, None)
+def _check_format(ln: LineCheck, obj: dict[str, Any]) -> None:
+    """The header fields every kind's log shares: present, this format and version."""
     for k in ("format", "version", "ruleset", "players"):
         if k not in obj:
             raise ln.fail(k, "missing required header field")
@@ -738,6 +727,15 @@ def parse_kind(kind: Any, lines: Sequence[str], first: int, obj: dict[str, Any],
     if obj["version"] != VERSION or isinstance(obj["version"], bool):
         raise ln.fail("version", f"this chanspec reads version {VERSION}, found "
                       f"{obj['version']!r}", "upgrade chanspec or write a version 1 log")
+
+
+def parse_kind(kind: Any, lines: Sequence[str], first: int, obj: dict[str, Any], source: str,
+               table: table_mod.Table | None) -> GameLog:
+    """Read a log in a kind's own format (`Kind.log`), whose header `obj` is on line
+    `first` of `lines`; raises LogError at the first malformed line."""
+    fmt = kind.log
+    ln = LineCheck(source, first, obj, None)
+    _check_format(ln, obj)
     table = _kind_table(ln, kind, obj, table)
     try:
         rules, deal = fmt.read_header(obj, table)

@@ -568,15 +568,21 @@ class State:
 
     def _ask(self) -> None:
         """After a beat: who is asked to add, in the order row add-order reads."""
-        p = self.p
         hands = self.hands
         if len(self.att) >= self.cap or not hands[self.defender]:
             self.queue = []
             return
-        allowed = self._add_mask()
-        if not p.pass_whole_round:  # row pass-scope: a pass answered one offer only
+        self._queue_adders()  # row pass-scope: a pass answered one offer only
+
+    def _queue_adders(self) -> None:
+        """Who is asked to add, in row add-order's order: the seats holding a card of a
+        rank on the table that have not passed (under row pass-scope's this-card, a new
+        offer forgets the passes)."""
+        p = self.p
+        if not p.pass_whole_round:
             self.passed = 0
-        passed = self.passed
+        allowed = self._add_mask()
+        passed, hands = self.passed, self.hands
         self.queue = [s for s in p.add_seats[self.attacker, self.defender]
                       if hands[s] & allowed and not passed >> s & 1]
 
@@ -597,18 +603,12 @@ class State:
         taker, who is asked next, in the order row add-order reads (`seat` again first,
         then those still to ask), while the unbeaten cards are fewer than the taker holds
         and the round's limit allows one more; nobody: the taker takes."""
-        p = self.p
         hands = self.hands
         att = self.att
         if len(att) >= self.cap or len(att) - len(self.beats) >= hands[self.defender].bit_count():
             self.queue = []
         elif seat < 0:
-            allowed = self._add_mask()
-            if not p.pass_whole_round:  # row pass-scope: the take is a new offer
-                self.passed = 0
-            passed = self.passed
-            self.queue = [s for s in p.add_seats[self.attacker, self.defender]
-                          if hands[s] & allowed and not passed >> s & 1]
+            self._queue_adders()  # row pass-scope: the take is a new offer
         else:
             allowed = self._add_mask()
             self.queue = [s for s in (seat, *self.queue) if hands[s] & allowed]
