@@ -1,5 +1,5 @@
 """Benchmark of the model checker: distinct states per second and bytes per stored
-state, on one core, for the packed search (checks/explore/packed_search.py) against baselines
+state, on one core, for the packed search (checks/chan/packed_search.py) against baselines
 measured in the same run on the same deals: the reference explorer with every check
 (checks/explore/search.py) and the bare reference search (child + fingerprint + dedup).
 
@@ -19,10 +19,10 @@ import resource
 import time
 from collections import deque
 
-from chanspec.checks.explore import packed_search, scale
+from chanspec.checks.chan import packed_search, scale
 from chanspec.checks.explore import search as explore
 from chanspec.model import table
-from chanspec.model.game import State
+from chanspec.model.chan.game import State
 
 
 def bare(rules, deals) -> tuple[int, float]:

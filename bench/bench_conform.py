@@ -32,7 +32,8 @@ from typing import Any
 
 from chanspec.checks.conform import campaign as conform
 from chanspec.checks.conform import logs, replay
-from chanspec.model import game, table
+from chanspec.model import table
+from chanspec.model.chan import game
 
 
 def _best(fn: Any, repeat: int) -> float:

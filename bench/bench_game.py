@@ -25,7 +25,8 @@ import sys
 import time
 from typing import Any
 
-from chanspec.model import game, table
+from chanspec.model import table
+from chanspec.model.chan import game
 
 TARGET_5P = 1000.0
 

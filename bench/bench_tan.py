@@ -8,7 +8,7 @@ Each hand is dealt from seed ``seed + i`` and played with uniformly random legal
 Tấn is timed under two readings of row after-take: as written (the taker attacks next),
 where some random hands go round for ever and are stopped at `CAP` moves (counted apart,
 never as complete hands), and ``after-taker``, where every hand ends.  The family's
-hands are `chanspec.model.game.random_playout` on the family's table, 5 players.
+hands are `chanspec.model.chan.game.random_playout` on the family's table, 5 players.
 Timing is CPU time of this process (`time.process_time`), the best of three runs.
 """
 
@@ -21,7 +21,8 @@ import sys
 import time
 from typing import Any
 
-from chanspec.model import game, kinds
+from chanspec.model import kinds
+from chanspec.model.chan import game
 from chanspec.model.tan.game import State
 
 CAP = 3000

@@ -19,8 +19,9 @@ import sys
 import time
 from typing import Any
 
-from chanspec.checks.oracles.z3win import Z3Win
-from chanspec.model import cards, table, win
+from chanspec.checks.chan.z3win import Z3Win
+from chanspec.model import table
+from chanspec.model.chan import cards, win
 from chanspec.model.table import Rules
 
 Case = tuple[list[int], list[win.Group], int, list[int], int]

@@ -2,8 +2,10 @@
 
 One sub-package per job; data flows one way (``tests/test_layout.py`` enforces it):
 
-* `explore` (model checker, Hypothesis, random play) and `oracles` (Z3, brute force,
-  all-hands questions) read the model;
+* `explore` (model checker, Hypothesis, random play) reads the model through the kind's
+  protocol; `chan` and `chiha` are the kinds' own checks (Chắn: the win judges by Z3 and
+  brute force, all-hands questions, cước searches, scaled-down games, the packed search;
+  Chiha: its meld judges);
 * `findings` turns their results into witnesses, frequencies and OPEN_QUESTIONS.md;
 * `report` draws and writes for people (the family's site, diagrams, narration);
 * `conform` is the implementers' kit (logs, ITF, replay, vectors, differential testing),

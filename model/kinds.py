@@ -21,8 +21,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import chan_kind, textfile
 from . import table as table_mod
+from . import textfile
+from .chan import kind as chan_kind
 from .chiha import kind as chiha_kind
 from .kind import Kind
 from .table import Problem, Rules, Table, TableError

@@ -36,7 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import cards, textfile
+from . import textfile
+from .chan import cards
 
 STATUSES = ("settled", "provisional", "open")
 SOURCES = ("draw", "discard", "return")
@@ -76,7 +77,7 @@ SCOPED_BANS = ("eat-chan", "eat-ca", "chiu", "discard", "eat-ca-with")
 CA_KINDS = ("same-rank", "within-group", "pair", "special-flag")
 WIN_KINDS = ("u", "chiu-u", "opening")
 PRIORITY_CLAIMS = ("u", "chiu-u", "chiu", "reclaim", "eat")
-# What a declaration (xướng) wrong in one way leads to (`[declaration]`, model/declare.py).
+# What a declaration (xướng) wrong in one way leads to (`[declaration]`, model/chan/declare.py).
 DECLARE_CONSEQUENCES = ("paid-named", "den")
 # Option rows the machine interprets by role: the values it knows for each.
 MACHINE_VALUES: dict[str, tuple[str, ...]] = {
@@ -96,19 +97,19 @@ MACHINE_VALUES: dict[str, tuple[str, ...]] = {
     "turn.restriction_mode_rule": ("forbid", "penalise"),
     # letting a win on a card turned up from the nọc go is a fault of its own (bỏ ù)
     "turn.decline_fault_rule": ("free", "fault"),
-    # the dealing ritual ([cai], model/cai.py): what the count runs round with fewer than
+    # the dealing ritual ([cai], model/chan/cai.py): what the count runs round with fewer than
     # four players, who draws the cái card when nobody won a hand before, where it goes
     "cai.places_rule": ("players", "four-places"),
     "cai.first_drawer_rule": ("given-seat", "by-chance"),
     "cai.card_rule": ("opener-hand", "noc"),
-    # the reading of laid groups when a win is judged (model/win.py, `Rules.laid_pooled`)
+    # the reading of laid groups when a win is judged (model/chan/win.py, `Rules.laid_pooled`)
     "win.laid_rule": ("as-laid", "pooled"),
     # after a win the winner declares their cước (xướng): a phase of the machine
     "turn.declare_rule": ("none", "declare"),
     # what a fault (restriction-mode=penalise) changes in the play: nothing, or the first
     # offender is báo and may from then on only draw, pass and win (no eat, no chíu)
     "turn.fault_play_rule": ("plays-on", "draw-and-pass"),
-    # what a declaration that is wrong in one way costs (`model/declare.py`, `[declaration]`):
+    # what a declaration that is wrong in one way costs (`model/chan/declare.py`, `[declaration]`):
     # paid-named: the winner is paid for the cước named and held; den: the winner pays
     "declaration.over_rule": DECLARE_CONSEQUENCES,
     "declaration.under_rule": DECLARE_CONSEQUENCES,
@@ -116,8 +117,8 @@ MACHINE_VALUES: dict[str, tuple[str, ...]] = {
     # what the winner pays (den): the worth of the cước named, or of those truly held
     "declaration.den_amount_rule": ("declared", "held"),
     # read once a hand is over, never by a step of play: who pays whom ([payment],
-    # model/pay.py) and what a session carries to the next hand ([session],
-    # model/session.py)
+    # model/chan/pay.py) and what a session carries to the next hand ([session],
+    # model/chan/session.py)
     "payment.payers_rule": ("each", "giver"),
     "payment.fault_rule": ("treo-tranh", "bao"),
     "payment.below_min_rule": ("unpaid", "den"),
@@ -125,7 +126,7 @@ MACHINE_VALUES: dict[str, tuple[str, ...]] = {
     "session.thong_who_rule": ("same-seat", "any-seat"),
     "session.thong_under_rule": ("counts", "breaks"),
 }
-# The sections read after a hand is over (by model/pay.py, model/session.py): no step of
+# The sections read after a hand is over (by model/chan/pay.py, model/chan/session.py): no step of
 # play cites their rows.
 SETTLE_SECTIONS = ("payment", "session")
 PAYMENT_FIELDS = ["rule", "payers_rule", "fault_rule", "below_min_rule"]
@@ -1070,7 +1071,7 @@ def _check_machine_values(ck: _Checker, data: Mapping[str, Any],
 
 # --------------------------------------------------------------------------- the cái
 
-# [cai]: the dealing ritual (bốc cái), by role (see spec/README.md and model/cai.py).
+# [cai]: the dealing ritual (bốc cái), by role (see spec/README.md and model/chan/cai.py).
 # ``rule`` names the row whose count decides the opener; ``counts`` the number each face
 # of the deck counts as, by rank ("2".."9") or by a yêu face's code ("chi"); the other
 # three roles are read as `MACHINE_VALUES` (cai.places_rule, cai.first_drawer_rule,
@@ -1130,7 +1131,7 @@ def _validate_cai(ck: _Checker, data: Mapping[str, Any], rows: Mapping[str, Row]
 
 # --------------------------------------------------------------------------- cước
 
-# The closed vocabulary of hand predicates for ``[[cuoc]]`` (see model/cuoc.py and the
+# The closed vocabulary of hand predicates for ``[[cuoc]]`` (see model/chan/cuoc.py and the
 # comment block above [[cuoc]] in spec/classic.toml).  A condition is one measure and one
 # comparison, or one fact of the win context (and ``is = false`` to negate it), or
 # ``any`` (a list of alternative lists of conditions); any condition may carry ``when``
@@ -1406,7 +1407,7 @@ SCORING_KEYS = ("rule", "sum_diem_if", "low_diem", "low_base", "base", "ga", "ga
 
 def _validate_scoring(ck: _Checker, data: Mapping[str, Any], rows: Mapping[str, Row],
                       cuoc_rows: set[Any]) -> None:
-    """``[scoring]``: 001's formula as data (see model/score.py)."""
+    """``[scoring]``: 001's formula as data (see model/chan/score.py)."""
     sc = data.get("scoring")
     if sc is None:
         return
@@ -1452,8 +1453,8 @@ def _validate_scoring(ck: _Checker, data: Mapping[str, Any], rows: Mapping[str, 
 
 
 def _validate_settle(ck: _Checker, data: Mapping[str, Any], rows: Mapping[str, Row]) -> None:
-    """``[payment]`` (who pays whom, model/pay.py) and ``[session]`` (what carries over to
-    the next hand, model/session.py).  Their roles are checked with `MACHINE_VALUES`; a
+    """``[payment]`` (who pays whom, model/chan/pay.py) and ``[session]`` (what carries over to
+    the next hand, model/chan/session.py).  Their roles are checked with `MACHINE_VALUES`; a
     payment needs a worth ([[cuoc]], [scoring]) and a judged declaration
     ([declaration]); thông needs its [[cuoc]] entry."""
     pay, ses = data.get("payment"), data.get("session")
@@ -1491,7 +1492,7 @@ DECLARATION_ROLES = ("over_rule", "under_rule", "den_amount_rule")
 def _validate_declaration(ck: _Checker, data: Mapping[str, Any],
                           rows: Mapping[str, Row]) -> None:
     """``[declaration]``: the winner's declaration (xướng) and what a wrong one costs
-    (model/declare.py).  A table whose ``[turn] declare_rule`` is stated needs it, with
+    (model/chan/declare.py).  A table whose ``[turn] declare_rule`` is stated needs it, with
     [[cuoc]] and [scoring]; the consequence roles are checked with `MACHINE_VALUES`."""
     dc = data.get("declaration")
     turn = data.get("turn")

@@ -8,9 +8,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from chanspec.model import cards
 from chanspec.model import table as table_mod
-from chanspec.model.game import Action, Deal, State, random_playout
+from chanspec.model.chan import cards
+from chanspec.model.chan.game import Action, Deal, State, random_playout
 
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS = ROOT / "vectors"

@@ -23,7 +23,7 @@ import pytest
 from chanspec.checks.cli import app as cli
 from chanspec.checks.conform import itf, logs
 from chanspec.model import table
-from chanspec.model.game import State, random_playout
+from chanspec.model.chan.game import State, random_playout
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILY_TEXT = (ROOT / "spec" / "family.toml").read_text(encoding="utf-8")

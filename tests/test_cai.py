@@ -1,6 +1,6 @@
 """The dealing ritual of classic Chắn (bốc cái): the table's [cai] section, the machine's
-chance step that turns up the cái card and counts the opener from it (model/cai.py,
-model/game.py), and the cái card carried by logs, replay, ITF traces, the conformance
+chance step that turns up the cái card and counts the opener from it (model/chan/cai.py,
+model/chan/game.py), and the cái card carried by logs, replay, ITF traces, the conformance
 protocol and the commands.  The family's table has no ritual: its deals stay as they were.
 
 Golden cases are checked by hand against seed 000, section "Chia bài, chọn nọc, bốc cái":
@@ -19,7 +19,8 @@ import pytest
 from chanspec.checks.cli import app
 from chanspec.checks.conform import itf, logs, refengine, replay
 from chanspec.checks.conform.campaign import build_deal
-from chanspec.model import cai, cards, game, table
+from chanspec.model import table
+from chanspec.model.chan import cai, cards, game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_classic import _row, classic_data

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from chanspec.model import cards
+from chanspec.model.chan import cards
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -8,16 +8,16 @@ from array import array
 from pathlib import Path
 
 import pytest
+from chanspec.checks.chan import hands, scale
 from chanspec.checks.cli import app as cli
 from chanspec.checks.conform import itf
-from chanspec.checks.explore import scale
 from chanspec.checks.explore import search as explore
 from chanspec.checks.findings import compute as findings
 from chanspec.checks.findings import scenario, witness
-from chanspec.checks.oracles import hands
 from chanspec.checks.report import diagrams
-from chanspec.model import cards, table
-from chanspec.model.game import Action, Deal, State
+from chanspec.model import table
+from chanspec.model.chan import cards
+from chanspec.model.chan.game import Action, Deal, State
 
 BASE = table.load("family")
 

@@ -9,14 +9,14 @@ from itertools import combinations_with_replacement
 from pathlib import Path
 
 import pytest
+from chanspec.checks.chan import class_search, hands, scale, z3win
 from chanspec.checks.cli import cmd_check
-from chanspec.checks.explore import scale
 from chanspec.checks.explore import search as explore
 from chanspec.checks.findings import compute as findings
 from chanspec.checks.findings import questions
-from chanspec.checks.oracles import class_search, hands, z3win
-from chanspec.model import cards, table
-from chanspec.model.game import State
+from chanspec.model import table
+from chanspec.model.chan import cards
+from chanspec.model.chan.game import State
 
 CLASSIC = table.load("classic")
 FAMILY = table.load("family")
@@ -197,7 +197,7 @@ def _dead_by_enumeration(r: table.Rules) -> bool:
     """Some hand one card short is complete with Chi Chi only above the minimum chắn, and
     no face of the deck wins it (by ù or chíu-ù): every hand enumerated, the engine and
     the brute-force oracle judging."""
-    from chanspec.checks.oracles.brute import Brute
+    from chanspec.checks.chan.brute import Brute
 
     eng, brute = State(r).engine, Brute(r)
     faces = sorted(r.faces)

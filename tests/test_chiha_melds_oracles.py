@@ -1,14 +1,14 @@
 """The Chiha meld engine (model/chiha/melds.py) against two independent oracles on
-Hypothesis-drawn hands: a brute force over every split (checks/oracles/chiha_brute.py)
-and a Z3 optimisation model (checks/oracles/chiha_z3.py); each split given as evidence is
+Hypothesis-drawn hands: a brute force over every split (checks/chiha/melds_brute.py)
+and a Z3 optimisation model (checks/chiha/melds_z3.py); each split given as evidence is
 checked to be a split of the hand into valid melds with the stated worth."""
 
 from __future__ import annotations
 
 from collections import Counter
 
-from chanspec.checks.oracles.chiha_brute import ChihaBrute
-from chanspec.checks.oracles.chiha_z3 import ChihaZ3
+from chanspec.checks.chiha.melds_brute import ChihaBrute
+from chanspec.checks.chiha.melds_z3 import ChihaZ3
 from chanspec.model import kinds
 from chanspec.model.chiha import melds
 from hypothesis import given, settings

@@ -1,4 +1,4 @@
-"""The questions over all hands answered class by class (checks/oracles/class_search.py),
+"""The questions over all hands answered class by class (checks/chan/class_search.py),
 against enumerating every hand with the brute-force oracle and against Z3's quantified
 form of the same questions, on small decks; and its Z3 confirmation refusing non-witnesses."""
 
@@ -8,9 +8,10 @@ import itertools
 import random
 
 import pytest
-from chanspec.checks.oracles import class_search, z3win
-from chanspec.checks.oracles.brute import Brute, reduced_rules
-from chanspec.model import cards, table
+from chanspec.checks.chan import class_search, z3win
+from chanspec.checks.chan.brute import Brute, reduced_rules
+from chanspec.model import table
+from chanspec.model.chan import cards
 from chanspec.model.table import Rules
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 from chanspec.checks.cli import app
 from chanspec.checks.conform.campaign import build_deal
-from chanspec.model import cards, game, source, table, win
+from chanspec.model import source, table
+from chanspec.model.chan import cards, game, win
 from chanspec.model.table import TableError
 from test_table import SEEDS, _has, needs_seeds, problems_of, to_toml
 
@@ -297,7 +298,7 @@ GOLDEN: list[tuple[str, str, str, str, dict[str, str], tuple[bool, int | None]]]
                          ids=[g[0] for g in GOLDEN])
 def test_golden_classic_hands(name: str, hand: str, card: str, kind: str,
                               opts: dict[str, str], want: tuple[bool, int | None]) -> None:
-    from chanspec.checks.oracles.brute import Brute
+    from chanspec.checks.chan.brute import Brute
 
     rules = table.rules("classic", 4, opts)
     faces = cards.parse_many(hand)

@@ -11,8 +11,9 @@ import random
 from collections.abc import Sequence
 
 import pytest
-from chanspec.model import cards, table
-from chanspec.model.game import Action, Deal, State
+from chanspec.model import table
+from chanspec.model.chan import cards
+from chanspec.model.chan.game import Action, Deal, State
 
 CLASSIC = table.load("classic")
 
@@ -126,7 +127,7 @@ def test_rule_3s_own_example_is_still_rule_3() -> None:
 
 def _won(hand: str, card: str, laid: tuple[str, ...], **options: str) -> set[str]:
     """The cước declared for a win on `card` drawn by the winner (chì)."""
-    from chanspec.model import cuoc, win
+    from chanspec.model.chan import cuoc, win
 
     rules = table.rules("classic", 4, {k.replace("_", "-"): v for k, v in options.items()})
     held = cards.parse_many(hand)

@@ -15,8 +15,9 @@ import random
 from collections.abc import Sequence
 
 import pytest
-from chanspec.model import cards, table
-from chanspec.model.game import Action, Deal, State
+from chanspec.model import table
+from chanspec.model.chan import cards
+from chanspec.model.chan.game import Action, Deal, State
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -236,7 +237,7 @@ def test_every_rule_of_play_is_broken_somewhere_in_random_play() -> None:
 def test_thien_u_reading_sets_the_chan_a_dealt_win_needs(value: str, minimum: int) -> None:
     rules = _rules(thien_u=value)
     assert rules.opening_min_chan == minimum
-    from chanspec.model.win import engine
+    from chanspec.model.chan.win import engine
 
     # ten cạ and no chắn: a dealt win only when the reading asks for no chắn
     hand = [cards.parse(c) for c in ("2v 2n 3v 3n 4v 4n 5v 5n 6v 6n 7v 7n 8v 8n 9v 9n "
@@ -249,7 +250,7 @@ def test_thien_u_reading_sets_the_chan_a_dealt_win_needs(value: str, minimum: in
 
 
 def test_the_packed_machine_refuses_classic_with_the_reason() -> None:
-    from chanspec.model import packed
+    from chanspec.model.chan import packed
 
     rules = _rules(3)
     why = packed.unsupported(rules)

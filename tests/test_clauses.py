@@ -7,7 +7,7 @@ import random
 import pytest
 from chanspec.checks.findings import clauses, witness
 from chanspec.model import table
-from chanspec.model.game import State, deal_random
+from chanspec.model.chan.game import State, deal_random
 
 TABLE = table.load("family")
 

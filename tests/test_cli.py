@@ -362,7 +362,7 @@ def test_replay_says_who_won_in_a_sentence(tmp_path: Path,
 
     from chanspec.checks.conform import logs
     from chanspec.model import table
-    from chanspec.model.game import State, random_playout
+    from chanspec.model.chan.game import State, random_playout
 
     for seed in range(40):
         st = State.new(table.rules("family", 4), seed=seed)

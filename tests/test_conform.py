@@ -187,7 +187,7 @@ def test_a_batch_larger_than_the_pipes_does_not_block_either_side(tmp_path: Path
 
 def test_deals_are_well_formed_and_varied() -> None:
     from chanspec.model import table
-    from chanspec.model.game import check_deal
+    from chanspec.model.chan.game import check_deal
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
@@ -379,7 +379,7 @@ def test_claim_asks_follow_the_tables_priority_and_seat_order() -> None:
     import dataclasses
 
     from chanspec.model import table
-    from chanspec.model.game import Action, State
+    from chanspec.model.chan.game import Action, State
 
     case = json.loads((Path(__file__).parent.parent / "vectors" / "cases" /
                        "g06-u-priority-owner-first.json").read_text(encoding="utf-8"))
@@ -503,7 +503,7 @@ def test_bans_are_compared_through_events(mode: str, lacks: str | None,
 def test_serve_answers_events_with_the_logs_consequences() -> None:
     from chanspec.checks.conform.refengine import Session
     from chanspec.model import table
-    from chanspec.model.game import State, deal_random
+    from chanspec.model.chan.game import State, deal_random
 
     rules = table.load("family").resolve(4, {})
     deal = deal_random(rules, 7)

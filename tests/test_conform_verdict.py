@@ -162,7 +162,7 @@ def test_a_failure_while_shrinking_or_inferring_is_exit_70_with_the_report(
     """chanspec's own failure after the hands were compared (simulated: the win judge
     refuses a hand while a witness is shrunk, then while readings are inferred) is exit
     70 naming the saved log, never the bad-input exit 2, and the differences are kept."""
-    from chanspec.model import win
+    from chanspec.model.chan import win
 
     def impossible(*_: Any, **__: Any) -> Any:
         raise win.HandError("simulated: impossible hand")

@@ -1,4 +1,4 @@
-"""Cước of the final hand in classic Chắn ([[cuoc]] in spec/classic.toml, model/cuoc.py).
+"""Cước of the final hand in classic Chắn ([[cuoc]] in spec/classic.toml, model/chan/cuoc.py).
 
 Golden hands are checked by hand against the seeds' cước sections: seed 000 "[Cước]"
 items 13-18 (thập thành, bạch định, tám đỏ, kính tứ chi, lèo, tôm) and seed 001
@@ -13,7 +13,8 @@ import json
 import tomllib
 from typing import Any
 
-from chanspec.model import cards, cuoc, table, win
+from chanspec.model import table
+from chanspec.model.chan import cards, cuoc, win
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from test_classic import CLASSIC_TEXT, run_cli

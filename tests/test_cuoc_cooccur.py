@@ -1,5 +1,5 @@
 """Which cước of the final hand can be held together, and the largest score
-(checks/oracles/cuoc_cooccur.py).
+(checks/chan/cuoc_cooccur.py).
 
 Every witness is judged again here by the win engine and `cuoc.judge`.  Every pair Z3
 refutes is refuted a second way, without Z3: an exhaustive search over the count vectors
@@ -16,8 +16,9 @@ from functools import cache
 from typing import Any
 
 import pytest
-from chanspec.checks.oracles import cuoc_cooccur as cc
-from chanspec.model import cards, cuoc, score, table, win
+from chanspec.checks.chan import cuoc_cooccur as cc
+from chanspec.model import table
+from chanspec.model.chan import cards, cuoc, score, win
 from chanspec.model.table import cond_holds
 
 
@@ -156,7 +157,7 @@ def test_largest_hand_score_is_checked_by_the_scorer_and_not_beaten_by_random_ha
     assert sc is not None and sc.total == best.total
     assert tuple(h.row for h in j.declared) == best.rows
     # no hand the witness search of the hand cước builds scores more
-    from chanspec.checks.oracles import cuoc_search
+    from chanspec.checks.chan import cuoc_search
 
     for n, (r, s) in enumerate(cuoc_search.samples(rules.table, seed=3)):
         if n >= 1500:
@@ -196,7 +197,7 @@ def _all() -> tuple[cc.AnyPair, ...]:
 
 
 def test_every_pair_of_the_table_is_classified_and_witnesses_hold_both() -> None:
-    from chanspec.checks.oracles import cuoc_search
+    from chanspec.checks.chan import cuoc_search
 
     rules = _rules()
     rows = [c["rule"] for c in rules.table.data["cuoc"]]
@@ -237,7 +238,7 @@ def test_the_tables_exclusions_are_proved() -> None:
 
 def test_context_proof_is_sound_on_samples() -> None:
     """A context in which the scorer says a cước is held lets its facts hold."""
-    from chanspec.checks.oracles import cuoc_search
+    from chanspec.checks.chan import cuoc_search
 
     rules = _rules()
     entries = {c["rule"]: c for c in rules.table.data["cuoc"]}

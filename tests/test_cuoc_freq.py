@@ -1,5 +1,5 @@
 """How often each cước and each fault comes up in seeded random play of classic Chắn
-(checks/oracles/cuoc_freq.py; ``chanspec score --frequency N --seed S``).
+(checks/chan/cuoc_freq.py; ``chanspec score --frequency N --seed S``).
 
 The counts are checked against a second, independent pass over the same hands: each
 hand replayed from its seed, its faults summed from ``result["faults"]`` (or
@@ -12,9 +12,10 @@ import json
 from collections import Counter
 
 import pytest
+from chanspec.checks.chan import cuoc_freq
 from chanspec.checks.cli.cmd_score import evaluate
-from chanspec.checks.oracles import cuoc_freq
-from chanspec.model import cuoc, table
+from chanspec.model import table
+from chanspec.model.chan import cuoc
 from test_classic import run_cli
 
 N = 40

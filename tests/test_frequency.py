@@ -14,7 +14,7 @@ import pytest
 from chanspec.checks.explore.search import alt_rules
 from chanspec.checks.findings import questions, witness
 from chanspec.model import table
-from chanspec.model.game import State, deal_random
+from chanspec.model.chan.game import State, deal_random
 from hypothesis import given
 from hypothesis import strategies as st
 

@@ -17,7 +17,7 @@ import pytest
 from chanspec.checks.findings import compute, questions, render, witness
 from chanspec.checks.output import Ticker
 from chanspec.model import table
-from chanspec.model.game import State, deal_random
+from chanspec.model.chan.game import State, deal_random
 
 TABLE = table.load("family")
 SEED = 2026

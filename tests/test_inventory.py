@@ -22,8 +22,9 @@ from collections.abc import Callable
 import pytest
 from chanspec.checks.conform.replay import consequence_rules
 from chanspec.checks.explore.search import ALLOW_PREFIXES
-from chanspec.model import cards, table
-from chanspec.model.game import Action, State, deal_random
+from chanspec.model import table
+from chanspec.model.chan import cards
+from chanspec.model.chan.game import Action, State, deal_random
 
 TABLE = table.load("family")
 ACTION_EVENTS = {"start", "u", "chiu-u", "chiu", "eat", "reclaim", "pass", "discard",

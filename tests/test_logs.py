@@ -7,7 +7,7 @@ import json
 import pytest
 from chanspec.checks.conform import itf, logs, records
 from chanspec.model import table
-from chanspec.model.game import Action, State
+from chanspec.model.chan.game import Action, State
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from kit_helpers import VECTORS, build_deal, played
@@ -197,8 +197,8 @@ GOLDEN_PASS_CHAN = VECTORS.parent / "tests" / "golden" / "01_pass_chan_ban.json"
 
 
 def _golden_pass_chan() -> tuple[State, list[Action]]:
-    from chanspec.model import cards
-    from chanspec.model.game import Deal
+    from chanspec.model.chan import cards
+    from chanspec.model.chan.game import Deal
 
     g = json.loads(GOLDEN_PASS_CHAN.read_text(encoding="utf-8"))
     rules = table.rules("family", g["players"], g["options"])
@@ -229,7 +229,7 @@ def test_a_pass_that_could_eat_a_chan_writes_its_bans() -> None:
 
 def _ban_oracle(st: State, step: int) -> list[tuple[int, str, str | None, str]]:
     """The bans made by action number `step`, read off the marks by their origin."""
-    from chanspec.model import cards
+    from chanspec.model.chan import cards
 
     return [(s, m.ban, None if m.face is None else cards.code(m.face), m.rule)
             for s, ms in enumerate(st.marks) for m in ms
@@ -291,7 +291,7 @@ def test_classic_logs_match_the_schema() -> None:
     import random
 
     from chanspec.model import table
-    from chanspec.model.game import State
+    from chanspec.model.chan.game import State
 
     seen: set[str] = set()
     for seed in range(8):

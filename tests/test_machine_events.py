@@ -6,7 +6,8 @@ would be read back as a different line.
 
 from __future__ import annotations
 
-from chanspec.model import game, table
+from chanspec.model import table
+from chanspec.model.chan import game
 
 
 def test_timeout_event_keeps_its_type_and_nests_the_taken_action() -> None:

@@ -21,8 +21,9 @@ from typing import Any
 
 import pytest
 from chanspec.checks.explore.invariants import choose
-from chanspec.model import cards, table
-from chanspec.model.game import Action, Deal, State
+from chanspec.model import table
+from chanspec.model.chan import cards
+from chanspec.model.chan.game import Action, Deal, State
 
 TABLE = table.load("family")
 HERE = Path(__file__).parent

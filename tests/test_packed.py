@@ -1,5 +1,5 @@
-"""The packed machine (model/packed.py) against the reference (model/game.py), and the
-packed search (checks/explore/packed_search.py) against the reference explorer
+"""The packed machine (model/chan/packed.py) against the reference (model/chan/game.py), and the
+packed search (checks/chan/packed_search.py) against the reference explorer
 (checks/explore/search.py).
 
 The reference is the oracle: over every reachable position of small configurations under
@@ -14,12 +14,13 @@ from collections import deque
 from pathlib import Path
 
 import pytest
+from chanspec.checks.chan import packed_search, scale
 from chanspec.checks.cli import app as cli
-from chanspec.checks.explore import packed_search, scale
 from chanspec.checks.explore import search as explore
-from chanspec.model import cards, table
-from chanspec.model.game import Action, Deal, State, deal_random
-from chanspec.model.packed import Packed
+from chanspec.model import table
+from chanspec.model.chan import cards
+from chanspec.model.chan.game import Action, Deal, State, deal_random
+from chanspec.model.chan.packed import Packed
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -118,7 +119,7 @@ def test_pooled_laid_groups_agree_where_the_readings_differ() -> None:
     import random
 
     from chanspec.checks.explore.invariants import choose
-    from chanspec.model import win
+    from chanspec.model.chan import win
 
     rules = BASE.resolve(4, {"laid-groups": "pooled"})
     as_laid = win.engine(BASE.resolve(4, {}))
@@ -272,7 +273,7 @@ def test_check_command_with_the_packed_engine(tmp_path: Path,
                      "--lang", "en", "--option", "stuck-discard=as-written"])
     text = capsys.readouterr().out
     assert code == 11
-    assert "Packed machine (model/packed.py): one search for all deals" in text
+    assert "Packed machine (model/chan/packed.py): one search for all deals" in text
     assert "Error: deadlock (stuck-all-banned)" in text
     rep = json.loads((out / "findings.json").read_text(encoding="utf-8"))
     ex = rep["explorations"][0]

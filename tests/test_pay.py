@@ -1,4 +1,4 @@
-"""Who pays whom when a classic hand is over (spec/classic.toml [payment]; model/pay.py).
+"""Who pays whom when a classic hand is over (spec/classic.toml [payment]; model/chan/pay.py).
 
 Neither seed says who pays a win: 001 [Cách tính điểm] ¶1 s1 and 000 [Cước] ¶1 s1 say
 only that the winner is paid by what the hand is worth, 000 [Xướng] ¶1 s3 that a wrong
@@ -19,8 +19,9 @@ from typing import Any
 
 import pytest
 from chanspec.checks.report import narrate
-from chanspec.model import cuoc, pay, table
-from chanspec.model.game import State, deal_random
+from chanspec.model import table
+from chanspec.model.chan import cuoc, pay
+from chanspec.model.chan.game import State, deal_random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_classic import CLASSIC_TEXT
@@ -194,7 +195,7 @@ def test_random_hands_settle_as_the_readings_say(seed: int, options: dict[str, s
     sc = d["den"] if d["consequence"] == "den" else d["paid"]
     worth = sc["total"] + sc["ga"]
     assert s.worth == worth
-    # the giver, against where model/cuoc.py says the winning card came from
+    # the giver, against where model/chan/cuoc.py says the winning card came from
     src = cuoc.won_hand(s_).ctx.source
     assert (s.giver is None) == (out["kind"] == "opening" or src == "own-draw"
                                  or s.giver == w)
@@ -337,6 +338,6 @@ def test_bao_plays_like_treo_tranh_up_to_the_first_fault() -> None:
 
 
 def test_the_packed_machine_refuses_bao() -> None:
-    from chanspec.model import packed
+    from chanspec.model.chan import packed
 
     assert packed.unsupported(_rules(pay_fault="bao")) is not None

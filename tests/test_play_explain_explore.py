@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 from chanspec.checks.cli import cmd_explain, main
 from chanspec.checks.report import narrate
-from chanspec.model import cards, table
-from chanspec.model.game import Action, Deal, State
+from chanspec.model import table
+from chanspec.model.chan import cards
+from chanspec.model.chan.game import Action, Deal, State
 
 GOLDEN = Path(__file__).parent / "golden"
 

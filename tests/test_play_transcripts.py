@@ -20,8 +20,9 @@ from pathlib import Path
 import pytest
 from chanspec.checks.cli import app as cli
 from chanspec.checks.report import hand_story, narrate
-from chanspec.model import pay, session, table
-from chanspec.model.game import Action
+from chanspec.model import table
+from chanspec.model.chan import pay, session
+from chanspec.model.chan.game import Action
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "transcripts"
 SCORE = ("score 5v 5v 3n 3n 4s 4s 7v 7v 9n 9n 2n 2s 3v 3s 6n 6s 7n 7s 4n --laid 5v_5v "

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from chanspec.checks.chan import packed_search
 from chanspec.checks.cli import app as cli
-from chanspec.checks.explore import packed_search
 from chanspec.checks.explore import search as explore
 from chanspec.checks.findings import compute, witness
 from chanspec.checks.output import Ticker

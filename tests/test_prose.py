@@ -20,8 +20,9 @@ from typing import Any
 import pytest
 from chanspec.checks.findings import compute, render, scenario
 from chanspec.checks.report import site
-from chanspec.model import cards, table
-from chanspec.model.game import Action, Deal, State, deal_random
+from chanspec.model import table
+from chanspec.model.chan import cards
+from chanspec.model.chan.game import Action, Deal, State, deal_random
 from chanspec.model.table import TableError
 
 ROOT = Path(__file__).resolve().parent.parent

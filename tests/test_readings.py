@@ -13,8 +13,9 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from chanspec.checks.findings import witness
-from chanspec.model import cards, table
-from chanspec.model.game import State, deal_random
+from chanspec.model import table
+from chanspec.model.chan import cards
+from chanspec.model.chan.game import State, deal_random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -184,7 +185,7 @@ def test_laid_groups_decides_claims_and_the_explanation_cites_it() -> None:
     way).  The pooled machine's explanation of that win names the row, and so does the
     as-laid engine's refusal of the same hand (the as-laid machine may not even ask the
     seat: with no claim, a drawn card passes on at once)."""
-    from chanspec.model import win
+    from chanspec.model.chan import win
     from test_option_flips import search_flip
 
     found = search_flip("laid-groups", "as-laid", "pooled")

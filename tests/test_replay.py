@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from chanspec.checks.cli import app as cli
 from chanspec.checks.conform import logs, replay
-from chanspec.model import cards, table
-from chanspec.model.game import Action, State, random_playout
+from chanspec.model import table
+from chanspec.model.chan import cards
+from chanspec.model.chan.game import Action, State, random_playout
 from kit_helpers import build_deal, case_prefix, played, vector_docs
 
 
@@ -71,7 +72,7 @@ def test_a_tampered_log_exits_1_with_the_forbidding_rule(rule: str, case_id: str
     doc = next(d for d in vector_docs() if d["id"] == case_id)
     s = doc["start"]
     rules = table.load(s["ruleset"]).resolve(s["players"], s["options"])
-    from chanspec.model.game import Deal
+    from chanspec.model.chan.game import Deal
 
     deal = Deal.from_json(s["deal"])
     text = _log(rules, deal, case_prefix(doc, index))

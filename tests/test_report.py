@@ -1,5 +1,5 @@
 """The family's static site (checks/report/site.py): content, consistency, links, and the JS
-port of the winning-hand engine against model/win.py."""
+port of the winning-hand engine against model/chan/win.py."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ import pytest
 from chanspec.checks.cli import main
 from chanspec.checks.findings import questions
 from chanspec.checks.report import site as report
-from chanspec.model import cards, table, win
+from chanspec.model import table
+from chanspec.model.chan import cards, win
 from conftest import JS_RUNTIMES, needs_node, needs_renderer, run_js
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -451,7 +452,7 @@ def _some_cases(rules: table.Rules, rng: random.Random, n: int) -> list[dict[str
 @pytest.mark.parametrize("runtime", JS_RUNTIMES)
 def test_js_engine_agrees_with_python_on_classic_hands(runtime: str, tmp_path: Path) -> None:
     """Classic's deck, its Chi Chi that completes only exactly six chắn (by each reading of
-    chi-completes) and its thiên ù minimum (thien-u): the report's engine and model/win.py
+    chi-completes) and its thiên ù minimum (thien-u): the report's engine and model/chan/win.py
     agree, Chi Chi candidates included."""
     classic = table.load("classic")
     data = report.export_rulesets(classic)

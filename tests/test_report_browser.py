@@ -29,7 +29,8 @@ from urllib.parse import unquote, urlparse
 import pytest
 from chanspec.checks.findings import questions
 from chanspec.checks.report import site as report
-from chanspec.model import cards, table
+from chanspec.model import table
+from chanspec.model.chan import cards
 from conftest import chromium, needs_chromium
 
 CHROMIUM = chromium()

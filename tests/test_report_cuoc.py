@@ -11,10 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from chanspec.checks.chan import cuoc_search
 from chanspec.checks.cli.app import main
-from chanspec.checks.oracles import cuoc_search
 from chanspec.checks.report import cuoc_page, site
-from chanspec.model import cards, cuoc, table, win
+from chanspec.model import table
+from chanspec.model.chan import cards, cuoc, win
 
 HANDS = 16
 

@@ -14,7 +14,8 @@ import pytest
 from chanspec.checks.findings import compute, render
 from chanspec.checks.report import figures
 from chanspec.checks.report import site as report
-from chanspec.model import cards, kinds, source
+from chanspec.model import kinds, source
+from chanspec.model.chan import cards
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 from chanspec.checks.explore.invariants import choose
 from chanspec.checks.findings import clauses
-from chanspec.model import cards, table
-from chanspec.model.game import Action, ActionError, State
+from chanspec.model import table
+from chanspec.model.chan import cards
+from chanspec.model.chan.game import Action, ActionError, State
 
 TABLE = table.load("family")
 SCOPE_ROWS = {"pass-chan-ban": "pass-chan-scope", "pass-ca-ban": "pass-ca-scope",

@@ -1,11 +1,11 @@
 """Cước of how a classic hand was won, and 001's scoring (spec/classic.toml [[cuoc]] and
-[scoring]; model/cuoc.py, model/score.py; `chanspec score`).
+[scoring]; model/chan/cuoc.py, model/chan/score.py; `chanspec score`).
 
 Golden hands are checked by hand against the seeds: seed 000 "[Cước]" items 1-26 and its
 closing notes (¶3, ¶4), "[Xướng]"; seed 001 "[Cách tính điểm]" bullets 1-14 (amounts),
 ¶2 (the formula) and ¶3 (gà).  Each test names the place.  The hand comments give the
 decomposition worked out by hand.  The property tests judge random winning hands built
-by checks/oracles/cuoc_search.py and compare the score with 001's formula written out
+by checks/chan/cuoc_search.py and compare the score with 001's formula written out
 here independently of the [scoring] data; the witness test checks that the search finds
 a winning hand for every cước of the table."""
 
@@ -18,8 +18,9 @@ import tomllib
 from typing import Any
 
 import pytest
-from chanspec.checks.oracles import brute, cuoc_search
-from chanspec.model import cards, cuoc, score, table, win
+from chanspec.checks.chan import brute, cuoc_search
+from chanspec.model import table
+from chanspec.model.chan import cards, cuoc, score, win
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_classic import CLASSIC_TEXT, run_cli

@@ -1,4 +1,4 @@
-"""`chanspec score --log`: a finished classic hand scored from its record (model/cuoc.py
+"""`chanspec score --log`: a finished classic hand scored from its record (model/chan/cuoc.py
 `won_hand`, checks/cli/cmd_score.py `from_log`).
 
 The hands are played by the reference machine from seeds, exactly as ``chanspec play
@@ -16,8 +16,9 @@ from typing import Any
 import pytest
 from chanspec.checks.conform import logs
 from chanspec.checks.report import narrate
-from chanspec.model import cards, cuoc, table
-from chanspec.model.game import State
+from chanspec.model import table
+from chanspec.model.chan import cards, cuoc
+from chanspec.model.chan.game import State
 from test_classic import run_cli
 
 SEEDS = range(60)
@@ -123,8 +124,8 @@ def test_context_matches_the_history(seed: int) -> None:
 
 def test_a_first_round_win_is_read_from_the_history() -> None:
     """A win before the winner drew or ate (địa ù): found among the greedy hands of
-    checks/oracles/cuoc_freq.py seeded 1, and read as such by the independent replay."""
-    from chanspec.checks.oracles import cuoc_freq
+    checks/chan/cuoc_freq.py seeded 1, and read as such by the independent replay."""
+    from chanspec.checks.chan import cuoc_freq
 
     rules = _rules()
     seen = 0

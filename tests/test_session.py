@@ -1,4 +1,4 @@
-"""Sessions of classic hands (spec/classic.toml [session], model/session.py, `chanspec
+"""Sessions of classic hands (spec/classic.toml [session], model/chan/session.py, `chanspec
 play --hands N`): who draws the next cái and whose win is thông.
 
 000 [Chia bài, chọn nọc, bốc cái] •2 s1: the last hand's winner draws the cái.  000
@@ -19,8 +19,9 @@ from typing import Any
 import pytest
 from chanspec.checks.conform import logs, replay
 from chanspec.checks.report import narrate
-from chanspec.model import pay, session, table
-from chanspec.model.game import State
+from chanspec.model import table
+from chanspec.model.chan import pay, session
+from chanspec.model.chan.game import State
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_classic import run_cli

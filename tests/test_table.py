@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from chanspec.model import cards, table
+from chanspec.model import table
+from chanspec.model.chan import cards
 from chanspec.model.table import TableError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -118,7 +119,7 @@ def test_every_option_combination_resolves() -> None:
 
 
 def test_lao_thang_option_changes_the_ca_graph() -> None:
-    from chanspec.model import cards
+    from chanspec.model.chan import cards
 
     lao, thang = cards.parse("lao"), cards.parse("thang")
     assert table.rules("family", 4).is_ca(lao, thang)

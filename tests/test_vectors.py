@@ -20,7 +20,7 @@ import pytest
 from chanspec.checks.conform import logs, replay, vectors
 from chanspec.checks.conform.refengine import Session
 from chanspec.model import table
-from chanspec.model.game import Action, Deal, State
+from chanspec.model.chan.game import Action, Deal, State
 from kit_helpers import CLASSIC_VECTORS, ENGINES, ROOT, VECTORS, vector_docs
 
 jsonschema = pytest.importorskip("jsonschema")

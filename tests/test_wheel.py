@@ -43,7 +43,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_wheel_contents(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     assert "chanspec/spec/family.toml" in names
-    for mod in ("model/table.py", "model/win.py", "model/cards.py", "checks/cli/app.py",
+    for mod in ("model/table.py", "model/chan/win.py", "model/chan/cards.py", "checks/cli/app.py",
                 "checks/cli/cmd_win.py", "checks/findings/questions.py"):
         assert f"chanspec/{mod}" in names, mod
     tops = {n.split("/", 1)[0] for n in names}

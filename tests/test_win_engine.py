@@ -6,10 +6,11 @@ import itertools
 import random
 
 import pytest
-from chanspec.checks.oracles import class_search
-from chanspec.checks.oracles.brute import Brute, reduced_rules
-from chanspec.checks.oracles.z3win import dead_wait
-from chanspec.model import cards, table, win
+from chanspec.checks.chan import class_search
+from chanspec.checks.chan.brute import Brute, reduced_rules
+from chanspec.checks.chan.z3win import dead_wait
+from chanspec.model import table
+from chanspec.model.chan import cards, win
 from chanspec.model.table import Rules
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

@@ -8,9 +8,10 @@ three agree on is checked three independent ways.  Sections cite the family's te
 from __future__ import annotations
 
 import pytest
-from chanspec.checks.oracles.brute import Brute
-from chanspec.checks.oracles.z3win import Z3Win
-from chanspec.model import cards, table, win
+from chanspec.checks.chan.brute import Brute
+from chanspec.checks.chan.z3win import Z3Win
+from chanspec.model import table
+from chanspec.model.chan import cards, win
 from chanspec.model.table import Rules
 
 

@@ -14,9 +14,10 @@ import random
 from collections.abc import Sequence
 
 import pytest
-from chanspec.checks.oracles.brute import Brute, reduced_rules
-from chanspec.checks.oracles.z3win import Z3Win
-from chanspec.model import cards, table, win
+from chanspec.checks.chan.brute import Brute, reduced_rules
+from chanspec.checks.chan.z3win import Z3Win
+from chanspec.model import table
+from chanspec.model.chan import cards, win
 from chanspec.model.table import Rules
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

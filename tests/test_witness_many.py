@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from chanspec.checks.explore import scale
+from chanspec.checks.chan import scale
 from chanspec.checks.findings import questions, witness
 from chanspec.model.table import Rules, load
 from hypothesis import given, settings

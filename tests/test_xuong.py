@@ -1,5 +1,5 @@
 """Xướng as a phase of the machine (spec/classic.toml [turn] declare_rule, [declaration];
-model/declare.py; `State` phase ``declare``).
+model/chan/declare.py; `State` phase ``declare``).
 
 Golden cases are checked by hand against seed 000: "[Xướng]" ¶1 s3 (naming a cước the
 hand lacks costs the winner; leaving one out forfeits it), "[Cước]" #3 (chì), #5 (địa
@@ -19,8 +19,9 @@ from typing import Any
 import pytest
 from chanspec.checks.conform import itf, logs, refengine, replay, vectors
 from chanspec.checks.explore.invariants import choose
-from chanspec.model import cards, declare, table
-from chanspec.model.game import Action, ActionError, State
+from chanspec.model import table
+from chanspec.model.chan import cards, declare
+from chanspec.model.chan.game import Action, ActionError, State
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_classic import classic_data

@@ -289,7 +289,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     from chanspec.checks.output import OutputPathError
-    from chanspec.model import cards, kinds, table, win
+    from chanspec.model import kinds, table
+    from chanspec.model.chan import cards, win
 
     real = getattr(sys.stdout, "_stream", sys.stdout)
     try:

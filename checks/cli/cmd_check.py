@@ -2,10 +2,10 @@
 
 Runs, on the family's rules by default:
 
-1. exhaustive breadth-first searches of scaled-down configurations (checks/explore/scale.py,
+1. exhaustive breadth-first searches of scaled-down configurations (checks/chan/scale.py,
    checks/explore/search.py): invariants, deadlocks, contradictions, endless play, vacuity;
    then the largest scale (chiu3) much further on the packed machine
-   (checks/explore/packed_search.py, model/packed.py; ``--machine packed`` everywhere);
+   (checks/chan/packed_search.py, model/chan/packed.py; ``--machine packed`` everywhere);
 2. the findings on every open question (checks/findings/compute.py): shortest witnesses, how
    often at full size, hand counts and Z3 questions -- reused from ``OPEN_QUESTIONS.json``
    when it was computed for this very table and these parameters, else (or with
@@ -50,6 +50,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from chanspec.checks.chan import packed_search, scale
 from chanspec.checks.cli.options import (
     add_command,
     add_common,
@@ -59,7 +60,6 @@ from chanspec.checks.cli.options import (
     players_of,
     positive_int,
 )
-from chanspec.checks.explore import packed_search, scale
 from chanspec.checks.explore import search as explore
 from chanspec.checks.findings import compute as findings
 from chanspec.checks.findings import questions, scenario
@@ -72,9 +72,9 @@ from chanspec.checks.output import (
     write_atomic,
 )
 from chanspec.checks.report import diagrams
-from chanspec.model import packed
 from chanspec.model import table as table_mod
-from chanspec.model.game import Deal
+from chanspec.model.chan import packed
+from chanspec.model.chan.game import Deal
 from chanspec.model.table import OptionError, Table
 
 # (scale, deals, engine, cap).  The reference machine searches each deal completely
@@ -86,7 +86,7 @@ PLAN_FULL = [("chiu3", 1, "reference", 60_000), ("ranks2", 20, "reference", None
              ("chiu3", 1, "packed", 1_000_000)]
 PLAN_QUICK = [("ranks2", 6, "reference", None), ("chiu4", 3, "reference", None),
               ("five", 8, "reference", None), ("chiu3", 1, "packed", 60_000)]
-# Classic Chắn's scales (checks/explore/scale.py, CLASSIC_SCALES); the packed machine
+# Classic Chắn's scales (checks/chan/scale.py, CLASSIC_SCALES); the packed machine
 # does not play classic (`packed.unsupported`), so every search is the reference's.
 # c-duo (too large to finish) comes first for the same reason as chiu3 above.
 PLAN_CLASSIC_FULL = [("c-duo", 1, "reference", 60_000), ("c-ranks2", 20, "reference", None),
@@ -139,7 +139,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    choices=("auto", "reference", "packed"), default="auto",
                    help="máy dùng để duyệt / which machine explores (--engine: the old name): "
                         "reference (every check "
-                        "on every state, one search per deal), packed (model/packed.py: "
+                        "on every state, one search per deal), packed (model/chan/packed.py: "
                         "millions of states, one search for all deals, the reference "
                         "replays a sample), auto: the plan's (reference everywhere, then "
                         "packed for chiu3)")
@@ -337,11 +337,12 @@ def run(args: argparse.Namespace) -> int:
                  f"Finished computing initial states: {count(len(deals), 'distinct state')} "
                  "generated.")
             if engine == "packed":
-                emit(f"Máy nén (model/packed.py): một lần duyệt cho mọi ván, tối đa {cap:,} "
+                emit(f"Máy nén (model/chan/packed.py): một lần duyệt cho mọi ván, tối đa {cap:,} "
                      f"trạng thái; cứ {args.check_every} trạng thái thì đi lại bằng máy tham "
                      "chiếu.",
-                     f"Packed machine (model/packed.py): one search for all deals, up to {cap:,} "
-                     f"states; one state in {args.check_every} replayed on the reference.")
+                     f"Packed machine (model/chan/packed.py): one search for all deals, up to "
+                     f"{cap:,} states; one state in {args.check_every} replayed on the "
+                     "reference.")
                 res = ahead[k].get() if k in ahead else packed_search.search(
                     rules, deals, cap=cap, check_every=args.check_every, label=label,
                     progress=packed_search.TLCProgress(label, quiet=args.quiet))

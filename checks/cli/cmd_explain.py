@@ -20,8 +20,8 @@ from typing import Any
 from chanspec.checks.cli.options import add_command, add_log_ruleset, log_table
 from chanspec.checks.output import count, say, with_article
 from chanspec.checks.report.narrate import action_words
-from chanspec.model import cards
-from chanspec.model.game import Action, ActionError, State
+from chanspec.model.chan import cards
+from chanspec.model.chan.game import Action, ActionError, State
 
 PHASE_VI = {"opening": "mở đầu", "discard": "phải đánh", "return": "phải trả cửa",
             "window": "có quân ở cửa", "declare": "người ù đang xướng", "over": "ván đã hết",

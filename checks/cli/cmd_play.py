@@ -7,8 +7,8 @@ or with ``--hands N`` a session of N hands and who paid whom.
     chanspec play --ruleset classic --players 4 --seed 7 --hands 10 [--drawer N] [--json]
 
 A session (a table with ``[payment]`` and ``[session]``: classic) plays hand after hand:
-hand k is dealt from seed S+k-1, drawn by the last winner (model/session.py), and its
-win may be thông; each hand is settled (model/pay.py) and the running totals follow it.
+hand k is dealt from seed S+k-1, drawn by the last winner (model/chan/session.py), and its
+win may be thông; each hand is settled (model/chan/pay.py) and the running totals follow it.
 Every hand's line gives the command that plays it again on its own (``--drawer``,
 ``--thong``).  ``--json`` writes one object per line: a ``session`` line (ruleset,
 players, options, seed, hands), a ``hand`` line per hand (its seed, how it started and
@@ -44,7 +44,8 @@ from chanspec.checks.cli.options import (
 )
 from chanspec.checks.output import check_output_file, say, write_atomic
 from chanspec.checks.report import hand_story, narrate
-from chanspec.model import cai, cards, kinds, pay, session
+from chanspec.model import kinds
+from chanspec.model.chan import cai, cards, pay, session
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

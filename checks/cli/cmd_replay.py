@@ -18,7 +18,7 @@ import sys
 from chanspec.checks.cli.options import add_command, add_log_ruleset, log_table
 from chanspec.checks.conform import itf, logs, replay
 from chanspec.checks.output import check_output_file, count, pick, say
-from chanspec.model import cards
+from chanspec.model.chan import cards
 
 EXIT_CONFORMING, EXIT_DIVERGENCE, EXIT_MALFORMED = 0, 1, 2
 

@@ -51,7 +51,8 @@ from chanspec.checks.cli.options import (
 )
 from chanspec.checks.output import Ticker, pick, progress_every, say
 from chanspec.checks.report import hand_story
-from chanspec.model import cards, cuoc, declare, pay, score, table, win
+from chanspec.model import table
+from chanspec.model.chan import cards, cuoc, declare, pay, score, win
 
 KINDS: tuple[win.WinKind, ...] = ("u", "chiu-u", "opening")
 GROUP_ORDER = {g: i for i, g in enumerate(table.CUOC_GROUPS)}
@@ -296,7 +297,7 @@ def from_log(args: argparse.Namespace) -> tuple[table.Rules, cuoc.WonHand, list[
 
 def run_frequency(args: argparse.Namespace) -> int:
     """``--frequency N``: count the cước and faults of N seeded hands."""
-    from chanspec.checks.oracles import cuoc_freq
+    from chanspec.checks.chan import cuoc_freq
 
     if args.frequency <= 0:
         raise win.HandError(f"--frequency {args.frequency}: give a number of hands, e.g. "

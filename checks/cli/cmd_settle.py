@@ -195,7 +195,7 @@ def undo_text(text: str, rid: str) -> tuple[str, dict[str, str]]:
 
 def _quick(table: Any, options: dict[str, str]) -> dict[str, dict[str, Any]]:
     """The violations of a small exhaustive exploration, by what (shortest first)."""
-    from chanspec.checks.explore import scale
+    from chanspec.checks.chan import scale
     from chanspec.checks.explore import search as explore
 
     sc = scale.SCALES[QUICK_SCALE]

@@ -39,7 +39,8 @@ from chanspec.checks.cli.options import (
     resolve,
 )
 from chanspec.checks.output import pick, say
-from chanspec.model import cards, cuoc, table, win
+from chanspec.model import table
+from chanspec.model.chan import cards, cuoc, win
 
 KINDS: tuple[win.WinKind, ...] = ("u", "chiu-u", "opening")
 JSONL_KEYS = ("players", "hand", "with", "laid", "options", "kind")

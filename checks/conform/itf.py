@@ -31,10 +31,10 @@ from typing import Any
 
 from chanspec.checks.conform import logs
 from chanspec.checks.output import write_atomic
-from chanspec.model import cards
 from chanspec.model import table as table_mod
-from chanspec.model.declare import declares
-from chanspec.model.game import Action, Deal, State
+from chanspec.model.chan import cards
+from chanspec.model.chan.declare import declares
+from chanspec.model.chan.game import Action, Deal, State
 
 FORMAT_DESCRIPTION = "https://apalache-mc.org/docs/adr/015adr-trace.html"
 VARS = ("action", "phase", "pending", "hands", "laid", "window", "noc_left", "dead", "bans",

@@ -37,10 +37,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chanspec.checks.output import with_article
-from chanspec.model import cai, cards, kinds
-from chanspec.model import declare as declare_mod
+from chanspec.model import kinds
 from chanspec.model import table as table_mod
-from chanspec.model.game import (
+from chanspec.model.chan import cai, cards
+from chanspec.model.chan import declare as declare_mod
+from chanspec.model.chan.game import (
     Action,
     ActionError,
     Deal,
@@ -66,7 +67,7 @@ CONSEQUENCES = ("paid",) + table_mod.DECLARE_CONSEQUENCES
 WIN_KINDS = ("u", "chiu-u", "opening")
 EXTENSION_PREFIX = "x-"
 # A deal's fields; cai (the cái card, face up) and drawer (who drew it) only under a
-# table with the dealing ritual ([cai], chanspec.model.cai).
+# table with the dealing ritual ([cai], chanspec.model.chan.cai).
 DEAL_FIELDS = ("hands", "noc", "opener", "cai", "drawer", "thong")
 
 # Field kinds: seat, card, card-or-null, group (2 or 4 cards), groups, action, result,
@@ -82,7 +83,7 @@ _CONSEQUENCE_FIELDS: dict[str, tuple[dict[str, str], dict[str, str]]] = {
     "banned": ({"seat": "seat", "ban": "ban-kind", "face": "card-or-null", "rule": "rule"}, {}),
     # an act that broke a rule of play, made under restriction-mode=penalise
     "fault": ({"seat": "seat", "rules": "rules"}, {}),
-    # the winner's declaration judged (model/declare.py): correct, over, under, must-missing;
+    # the winner's declaration judged (model/chan/declare.py): correct, over, under, must-missing;
     # its consequence (paid, paid-named, den) and the rows that decide it
     "declared": ({"seat": "seat", "judgement": "judgement", "consequence": "consequence",
                   "rules": "rules"}, {}),

@@ -44,10 +44,10 @@ from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 from chanspec.checks.conform import logs
-from chanspec.model import cards
 from chanspec.model import table as table_mod
-from chanspec.model.declare import summary
-from chanspec.model.game import Action, Deal, State
+from chanspec.model.chan import cards
+from chanspec.model.chan.declare import summary
+from chanspec.model.chan.game import Action, Deal, State
 
 # optional requests its "start" answer declares; it also answers 'events' when asked,
 # without declaring it (a campaign then compares legal actions and outcomes only: an

@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chanspec.checks.conform import logs, records
-from chanspec.model import cards
 from chanspec.model import table as table_mod
-from chanspec.model.game import Action, State
-from chanspec.model.win import HandError, group_of
+from chanspec.model.chan import cards
+from chanspec.model.chan.game import Action, State
+from chanspec.model.chan.win import HandError, group_of
 
 
 @dataclass

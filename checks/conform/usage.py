@@ -25,9 +25,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chanspec.checks.conform.replay import claim_resolution, consequence_rules
-from chanspec.model import cai, kinds
+from chanspec.model import kinds
 from chanspec.model import table as table_mod
-from chanspec.model.game import Action, State, deal_random
+from chanspec.model.chan import cai
+from chanspec.model.chan.game import Action, State, deal_random
 from chanspec.model.source import cite_section
 
 # Action lines of the event log: decisions of a seat, not consequences of the rules.

@@ -53,9 +53,9 @@ from chanspec.checks.conform import logs, replay
 from chanspec.checks.conform.campaign import build_deal
 from chanspec.checks.conform.refengine import comparable_faults
 from chanspec.checks.output import count, write_atomic
-from chanspec.model import cards
 from chanspec.model import table as table_mod
-from chanspec.model.game import (
+from chanspec.model.chan import cards
+from chanspec.model.chan.game import (
     Action,
     ActionError,
     Deal,
@@ -1006,7 +1006,7 @@ def declaration_inputs(table: table_mod.Table, hands: int = DECLARATION_HANDS,
     each; before the
     declaration an invalid step names a cước the table does not have.  None for a table
     without a declaration phase."""
-    from chanspec.model import declare
+    from chanspec.model.chan import declare
 
     players = min(table.variants)
     rules = table.resolve(players)

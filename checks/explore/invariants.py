@@ -36,9 +36,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chanspec.checks.output import count
-from chanspec.model import cards
-from chanspec.model import win as win_mod
-from chanspec.model.game import Action, State
+from chanspec.model.chan import cards
+from chanspec.model.chan import win as win_mod
+from chanspec.model.chan.game import Action, State
 from chanspec.model.table import Rules
 
 WIN_KINDS = ("u", "chiu-u")

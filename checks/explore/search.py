@@ -53,8 +53,8 @@ order, so the output does not depend on timing.  For every kind of violation the
 shortest path (fewest actions, then lowest deal index) is kept.
 
 This explorer checks everything on every state and so runs at the reference machine's
-speed.  For millions of states, checks/explore/packed_search.py explores the packed machine
-(model/packed.py) instead, with these same checks on a replayed sample.
+speed.  For millions of states, checks/chan/packed_search.py explores the packed machine
+(model/chan/packed.py) instead, with these same checks on a replayed sample.
 """
 
 from __future__ import annotations
@@ -73,8 +73,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chanspec.checks.output import progress_every
-from chanspec.model import cards
-from chanspec.model.game import STUCK_WORDS, Action, Deal, State
+from chanspec.model.chan import cards
+from chanspec.model.chan.game import STUCK_WORDS, Action, Deal, State
 from chanspec.model.table import Rules
 
 KIND_EXIT = {"invariant": 12, "contradiction": 12, "deadlock": 11, "endless": 13}

@@ -16,7 +16,7 @@ from typing import Any
 
 from chanspec.checks.explore.invariants import Finding, Stats, play_random, stuck_kind
 from chanspec.model import table as table_mod
-from chanspec.model.game import State, start_seat
+from chanspec.model.chan.game import State, start_seat
 
 EAGER = 0.7
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from chanspec.checks.explore.invariants import CLAIM_KINDS, Finding, Stats, Watch, stuck_kind
 from chanspec.model import table as table_mod
-from chanspec.model.game import State, start_seat
+from chanspec.model.chan.game import State, start_seat
 from hypothesis import HealthCheck, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st

@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chanspec.checks.findings import witness
-from chanspec.model.game import Action, State, deal_random
+from chanspec.model.chan.game import Action, State, deal_random
 from chanspec.model.table import SCOPED_BANS, Rules, Table
 
 # The class of action each ban can refuse.

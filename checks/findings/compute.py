@@ -1,14 +1,14 @@
 """The checker's findings on every open question, and OPEN_QUESTIONS.md built from them.
 
 `compute(table)` is deterministic (fixed seeds, fixed budgets): for every open or
-provisional row it searches the scaled-down configurations of checks/explore/scale.py for the
+provisional row it searches the scaled-down configurations of checks/chan/scale.py for the
 shortest scenario in which the default and another value part ways (checks/findings/witness.py),
 plays seeded full-size random hands, by a greedy and by a uniform random player, with a
 shadow game per value to say how often the choice comes up and, playing the same hand
 under that value, how often it changes the result (with 95% intervals), measures those
 figures again under each of the few readings of other rows its scenario rests on
 (`frequency_blame`: fewer hands, greedy player), and asks the all-hands questions
-(checks/oracles/hands.py).  It also reports what the exploration
+(checks/chan/hands.py).  It also reports what the exploration
 found on its own (deadlocks under the defaults) as questions the text does not answer.
 
 The result is a JSON document (`FILE_NAME`, committed next to OPEN_QUESTIONS.md because
@@ -55,13 +55,13 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from chanspec.checks.explore import scale
+from chanspec.checks.chan import hands as hands_mod
+from chanspec.checks.chan import scale
 from chanspec.checks.explore.search import alt_rules, explore, worker_ignores_sigint
 from chanspec.checks.findings import clauses, questions, scenario, witness
-from chanspec.checks.oracles import hands as hands_mod
 from chanspec.checks.output import Ticker
-from chanspec.model import cards
-from chanspec.model.game import Action, Deal, State
+from chanspec.model.chan import cards
+from chanspec.model.chan.game import Action, Deal, State
 from chanspec.model.table import Table, before_decisions, without_wording
 
 FILE_NAME = "OPEN_QUESTIONS.json"
@@ -76,7 +76,7 @@ PARAMS: dict[str, Any] = {
 }
 
 
-# Classic Chắn (spec/classic.toml): its own scales (checks/explore/scale.py) and smaller
+# Classic Chắn (spec/classic.toml): its own scales (checks/chan/scale.py) and smaller
 # budgets, as its full-size hands (20 cards each, 39 other values shadowed) play about
 # five times slower than the family's and its rows are many: the whole computation
 # stays a few minutes on two cores.
@@ -660,7 +660,7 @@ def _compute(table: Table, p: Mapping[str, Any], doc: dict[str, Any], workers: i
 
 
 def hand_counts(table: Table) -> dict[str, Any]:
-    """The winning hands counted (checks/oracles/hands.py) for every player count, under
+    """The winning hands counted (checks/chan/hands.py) for every player count, under
     the defaults and under each other value that changes the counts."""
     out: dict[str, Any] = {}
     for players in sorted(table.variants):
@@ -680,7 +680,7 @@ def z3_settings(table: Table, players: int) -> list[str]:
     """The option settings the all-hands Z3 questions are asked under: the defaults, and
     each other value that changes what the questions read from the rules (the cạ, which
     of them are special, the faces that may never complete ù, the shape of a win)."""
-    from chanspec.checks.oracles import z3win
+    from chanspec.checks.chan import z3win
 
     base = z3win.inputs(table.resolve(players))
     return [""] + [f"{o}={v}" for o, values in table.option_space() for v in values

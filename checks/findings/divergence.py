@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chanspec.checks.explore import scale
+from chanspec.checks.chan import scale
 from chanspec.checks.findings import mermaid, scenario
-from chanspec.model import cards
-from chanspec.model.game import Action, Deal, State
+from chanspec.model.chan import cards
+from chanspec.model.chan.game import Action, Deal, State
 from chanspec.model.table import Table
 
 MAX_BRANCH = 6  # steps drawn after the readings part

@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chanspec.checks.explore import scale
+from chanspec.checks.chan import scale
 from chanspec.checks.explore.invariants import STUCK_BANS, STUCK_EMPTY
 from chanspec.checks.findings import clauses, compute, divergence, questions, witness
-from chanspec.model import cards
+from chanspec.model.chan import cards
 from chanspec.model.table import Row, Table, role_row
 
 # the kind of the first action in which a reading changed what may happen
@@ -568,7 +568,7 @@ def extra_sections(doc: Mapping[str, Any], table: Table, lang: str = "vi") -> li
                 else:
                     out.append(f"- {label} — {what}: {lbl(lang, 'chưa rõ', 'unknown')}")
         out += ["", _footnote([("method", "exhaustive search per class of the cạ graph "
-                                          "(checks/oracles/class_search.py); witnesses "
+                                          "(checks/chan/class_search.py); witnesses "
                                           "confirmed by Z3"),
                                ("readings", "; ".join(o for o in z if o)),
                                ("unknown", "; ".join(f"{o or 'defaults'} {n}: {a.get('why')}"

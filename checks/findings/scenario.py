@@ -18,8 +18,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from chanspec.model import cards
-from chanspec.model.game import Action, Deal, Mark, State
+from chanspec.model.chan import cards
+from chanspec.model.chan.game import Action, Deal, Mark, State
 from chanspec.model.table import Rules
 
 KIND_VI = {
@@ -156,7 +156,7 @@ def result_text(res: Any) -> tuple[str, str]:
         judged, what, paid, den = list(res)[3:7]
         vi_d = f"được trả {paid}" if den is None else f"phải đền {den}"
         en_d = f"is paid {paid}" if den is None else f"pays {den}"
-        if len(res) >= 8:  # who pays whom (model/pay.py): every seat's net
+        if len(res) >= 8:  # who pays whom (model/chan/pay.py): every seat's net
             net = list(res)[7]
             vi_d += " — tiền: " + ", ".join(f"ghế {s} {v:+d}" for s, v in enumerate(net))
             en_d += " — net: " + ", ".join(f"seat {s} {v:+d}" for s, v in enumerate(net))

@@ -24,10 +24,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from chanspec.checks.explore import scale
+from chanspec.checks.chan import scale
 from chanspec.checks.findings import divergence, render
-from chanspec.model import cards
-from chanspec.model.game import Action, Deal, State
+from chanspec.model.chan import cards
+from chanspec.model.chan.game import Action, Deal, State
 from chanspec.model.table import Rules, Table
 
 _CARD = "|".join(re.escape(n) for n in sorted(cards.NAMES, key=len, reverse=True))

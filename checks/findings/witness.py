@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chanspec.checks.explore.search import gc_paused, worker_ignores_sigint
-from chanspec.model import pay
-from chanspec.model.game import Action, Deal, State, deal_random
+from chanspec.model.chan import pay
+from chanspec.model.chan.game import Action, Deal, State, deal_random
 from chanspec.model.table import Rules
 
 WIN = ("u", "chiu-u")

@@ -1,10 +1,10 @@
 """The cước page of the report: every ``[[cuoc]]`` of classic Chắn with its condition in
 the family's words (the row's text) and as the machine reads it (the entry's closed
 vocabulary told in words), a drawn example (a winning hand found by the seeded search of
-checks/oracles/cuoc_search.py, never written by hand), its value under each reading, how
-often it came up in seeded random play (checks/oracles/cuoc_freq.py, with the number of
+checks/chan/cuoc_search.py, never written by hand), its value under each reading, how
+often it came up in seeded random play (checks/chan/cuoc_freq.py, with the number of
 hands stated), and which cước of the final hand can be held together
-(checks/oracles/cuoc_cooccur.py, proved by Z3).
+(checks/chan/cuoc_cooccur.py, proved by Z3).
 
 `compute()` gathers the data (plain JSON-ready values, so a build can save or reuse
 them); `cuoc_page()` renders it.
@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chanspec.checks.oracles import cuoc_cooccur, cuoc_freq, cuoc_search
+from chanspec.checks.chan import cuoc_cooccur, cuoc_freq, cuoc_search
 from chanspec.checks.report.site import bi, esc, place_line, rid_anchor, tiles
-from chanspec.model import cards, score
 from chanspec.model import table as table_mod
+from chanspec.model.chan import cards, score
 
 PAGE = ("cuoc.html", "Cước", "Cước (bonuses)")
 
@@ -319,9 +319,9 @@ def cuoc_page(tbl: table_mod.Table, data: Mapping[str, Any]) -> str:
     sd, budget = data["seed"], data["budget"]
     out.append("<p>" + _bi(
         f"Ví dụ: mẫu đầu tiên có cước ấy trong tìm kiếm có hạt giống {sd} "
-        f"(checks/oracles/cuoc_search.py, tối đa {budget} mẫu).",
+        f"(checks/chan/cuoc_search.py, tối đa {budget} mẫu).",
         f"Examples: the first sample holding the cước in the search seeded {sd} "
-        f"(checks/oracles/cuoc_search.py, up to {budget} samples).") + "</p>")
+        f"(checks/chan/cuoc_search.py, up to {budget} samples).") + "</p>")
     for entry in tbl.data.get("cuoc", []):
         rid = entry["rule"]
         row = tbl.rows[rid]

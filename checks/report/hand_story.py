@@ -12,8 +12,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from chanspec.model import cards
-from chanspec.model.game import Action, Deal, State
+from chanspec.model.chan import cards
+from chanspec.model.chan.game import Action, Deal, State
 from chanspec.model.table import Rules
 
 # the row that says faults are penalised rather than forbidden: the mode, not the fault

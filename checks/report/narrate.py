@@ -18,8 +18,8 @@ from typing import Any
 
 from chanspec.checks.explore.invariants import choose, stuck_kind
 from chanspec.checks.report import hand_story
-from chanspec.model import cai, cards
-from chanspec.model.game import Action, Deal, Mark, State, deal_random
+from chanspec.model.chan import cai, cards
+from chanspec.model.chan.game import Action, Deal, Mark, State, deal_random
 from chanspec.model.table import Rules
 
 POLICIES = ("eager", "uniform")
@@ -297,7 +297,7 @@ def ending(st: State) -> Line:
 
 def cai_line(rules: Rules, card: int, drawer: int) -> Line:
     """Why this seat opens: the cái card face up, its count from the drawer, the seat the
-    count ends on (the dealing ritual, model/cai.py)."""
+    count ends on (the dealing ritual, model/chan/cai.py)."""
     cc = cai.cai_opener(rules, card, drawer)
     walk = " → ".join(str(cai.count_seat(k, drawer, rules.players,
                                          rules.machine_value("cai.places_rule")))

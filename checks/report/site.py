@@ -17,7 +17,7 @@ Pages
                     from the graph, `describe_svg`), each in a pan and zoom box
                     (``assets/app.js``), and the flow of a hand as Mermaid source;
 ``explorer.html``   the winning-hand explorer, which runs ``assets/win.js`` (a port of
-                    model/win.py) on the resolved rule sets exported here as JSON.
+                    model/chan/win.py) on the resolved rule sets exported here as JSON.
 
 Feeding findings
 ----------------
@@ -56,8 +56,8 @@ from chanspec.checks.findings import clauses as clauses_mod
 from chanspec.checks.output import prepare_output_dir, write_atomic
 from chanspec.checks.report import figures
 from chanspec.checks.report.markup import bi, esc
-from chanspec.model import cards
 from chanspec.model import table as table_mod
+from chanspec.model.chan import cards
 from chanspec.model.source import place_words
 
 ASSETS = ("style.css", "app.js", "win.js", "explorer.js")
@@ -158,7 +158,7 @@ def tiles(items: Iterable[Any], red: Iterable[int], *, small: bool = False) -> s
 
 def hand_html(items: Iterable[Any], red: Iterable[int],
               is_ca: Callable[[int, int], bool] = cards.same_rank) -> str:
-    """A hand drawn as cards, laid out as a family holds it (`chanspec.model.cards.layout`:
+    """A hand drawn as cards, laid out as a family holds it (`chanspec.model.chan.cards.layout`:
     chắn, then cạ, then loose cards, each in suit and rank order), each chắn or cạ in its
     own frame."""
     red = set(red)

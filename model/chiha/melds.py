@@ -1,6 +1,6 @@
 """The meld engine of Chiha: the most lệnh a hand is worth over every split into melds,
 whether it splits into melds with nothing left over, which cards may be discarded, and a
-best split as evidence.  The analogue of `chanspec.model.win` for Chiha, sharing no code
+best split as evidence.  The analogue of `chanspec.model.chan.win` for Chiha, sharing no code
 with it.
 
 Exact and fast, by precomputed tables over the *components* of the meld data.

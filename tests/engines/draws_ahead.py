@@ -14,7 +14,7 @@ import sys
 from typing import Any
 
 from chanspec.checks.conform.refengine import Session, serve, state_json
-from chanspec.model.game import Deal, State
+from chanspec.model.chan.game import Deal, State
 
 
 class DrawsAhead:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import sys
 
 from chanspec.checks.conform.refengine import serve
-from chanspec.model.cards import THANG
-from chanspec.model.game import Action, Deal, State
+from chanspec.model.chan.cards import THANG
+from chanspec.model.chan.game import Action, Deal, State
 from chanspec.model.table import Rules
 
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from chanspec.checks.conform import logs
 from chanspec.checks.conform.refengine import Session, serve
-from chanspec.model.game import CLAIM_KINDS, Action
+from chanspec.model.chan.game import CLAIM_KINDS, Action
 
 
 class OneSeat:

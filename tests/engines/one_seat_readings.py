@@ -18,7 +18,7 @@ import dataclasses
 import sys
 
 from chanspec.checks.conform.refengine import serve
-from chanspec.model.game import Action, Deal, State
+from chanspec.model.chan.game import Action, Deal, State
 from chanspec.model.table import Rules
 from one_seat import OneSeat
 

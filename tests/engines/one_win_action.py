@@ -12,7 +12,7 @@ import sys
 from typing import Any
 
 from chanspec.checks.conform.refengine import serve
-from chanspec.model.game import Action, Deal, State
+from chanspec.model.chan.game import Action, Deal, State
 from chanspec.model.table import Rules
 
 

@@ -10,7 +10,7 @@ import sys
 from typing import Any
 
 from chanspec.checks.conform.refengine import serve
-from chanspec.model.game import Action
+from chanspec.model.chan.game import Action
 from one_seat import OneSeat
 
 

@@ -12,10 +12,10 @@ import sys
 from typing import Any
 
 from chanspec.checks.conform.refengine import serve
-from chanspec.model import cards
-from chanspec.model.game import Deal, State
+from chanspec.model.chan import cards
+from chanspec.model.chan.game import Deal, State
+from chanspec.model.chan.win import WinEngine
 from chanspec.model.table import Rules
-from chanspec.model.win import WinEngine
 
 _ENGINES: dict[Any, WinEngine] = {}
 

@@ -26,8 +26,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from chanspec.model import cai, pay
-from chanspec.model.game import Action, Deal, State, deal_random, start_seat
+from chanspec.model.chan import cai, pay
+from chanspec.model.chan.game import Action, Deal, State, deal_random, start_seat
 from chanspec.model.table import Rules
 
 

@@ -1,6 +1,6 @@
-"""The hand of `model/game.py` as packed bytes, for exploring millions of positions.
+"""The hand of `model/chan/game.py` as packed bytes, for exploring millions of positions.
 
-`State` (model/game.py) is the reference: readable, explained rule by rule, with a full
+`State` (model/chan/game.py) is the reference: readable, explained rule by rule, with a full
 history.  A model checker needs the opposite trade: a position as small as possible,
 hashable as it stands, and successors computed without copying lists, dicts and event
 logs.  `Packed` is that second implementation of the same machine, for one resolved rule
@@ -57,9 +57,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..table import SCOPED_BANS, TRIGGERS, Rules
 from . import cards
 from .game import Action, ActionError, Deal, State, _plan, check_deal
-from .table import SCOPED_BANS, TRIGGERS, Rules
 from .win import engine
 
 F = cards.NUM_FACES

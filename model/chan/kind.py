@@ -1,16 +1,16 @@
 """The Chắn kind: the Bài Chắn family of games played on the 30 Tổ Tôm faces (the family's
 Bài Chắn, ``spec/family.toml``; classic Chắn, ``spec/classic.toml``).
 
-Its machine is `chanspec.model.game.State`; its vocabulary and loader are, until they move
+Its machine is `chanspec.model.chan.game.State`; its vocabulary and loader are, until they move
 into ``model/chan/``, the Chắn half of `chanspec.model.table`.  Only the registry
 (`chanspec.model.kinds`) imports this module.
 """
 
 from __future__ import annotations
 
+from .. import table as table_mod
+from ..kind import Kind
 from . import game
-from . import table as table_mod
-from .kind import Kind
 
 # the table sections Chắn owns (everything but schema, ruleset and rule)
 SECTIONS = ("deck", "variant", "pairing", "win", *table_mod.TURN_SECTIONS,

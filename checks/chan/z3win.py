@@ -1,6 +1,6 @@
 """An independent Z3 oracle for the winning-hand question, and questions over all hands.
 
-The encoding shares no code with ``model/win.py``.  It reads only the resolved `Rules`
+The encoding shares no code with ``model/chan/win.py``.  It reads only the resolved `Rules`
 (pairs, min_chan, copies, faces, is_ca, is_special, never_complete,
 never_complete_applies, rid) and the card helpers.
 
@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import z3
-from chanspec.checks.oracles.oracle_input import free_cards, split_hand
-from chanspec.model import cards
+from chanspec.checks.chan.oracle_input import free_cards, split_hand
+from chanspec.model.chan import cards
 from chanspec.model.table import Rules
 
 

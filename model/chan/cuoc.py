@@ -22,7 +22,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from chanspec.model import cards
+from chanspec.model.chan import cards
+from chanspec.model.chan.win import Group, Verdict, WinKind, engine
 from chanspec.model.table import (
     CONTEXT_FACTS,
     CONTEXT_MEASURES,
@@ -32,7 +33,6 @@ from chanspec.model.table import (
     Rules,
     cond_holds,
 )
-from chanspec.model.win import Group, Verdict, WinKind, engine
 
 
 @dataclass(frozen=True)

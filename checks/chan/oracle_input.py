@@ -1,15 +1,15 @@
-"""Input plumbing shared by the two independent win oracles (checks/oracles/brute.py and
+"""Input plumbing shared by the two independent win oracles (checks/chan/brute.py and
 checks/z3win.py): count a hand and take its laid-down groups out of it.
 
 Only counting lives here; each oracle keeps its own checks and its own way of answering,
-and neither uses model/win.py.
+and neither uses model/chan/win.py.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from chanspec.model import cards
+from chanspec.model.chan import cards
 
 # chắn a laid group counts: a chíu is four identical cards, two chắn (§2 Chíu)
 GROUP_CHAN = {"chan": 1, "ca": 0, "chiu": 2}

@@ -20,8 +20,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from chanspec.model import cuoc, declare, score
-from chanspec.model.game import Action, State
+from chanspec.model.chan import cuoc, declare, score
+from chanspec.model.chan.game import Action, State
 from chanspec.model.table import Rules
 
 POLICIES = {"greedy": 0.6, "uniform": 0.0}  # how often a claim is taken when there is one

@@ -21,7 +21,7 @@ way that hand could have been won (each card of it as the winning card, each kin
 source, thông, first round) and keeps the best total, a witness of a larger score.
 
 `all_pairs()` extends the table to every pair of the table's cước: a witness from the
-seeded search of checks/oracles/cuoc_search.py (checked by the scorer), or a proof that
+seeded search of checks/chan/cuoc_search.py (checked by the scorer), or a proof that
 they never meet: Z3 (above), the enumeration of every context of a win (`context_clash`:
 the facts of the two entries never hold together, whatever the hand), or the ranges the
 two entries put on one measure (`range_clash`); what neither finds stays ``unknown``.
@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import z3
-from chanspec.model import cards, cuoc, score, win
+from chanspec.model.chan import cards, cuoc, score, win
 from chanspec.model.table import WIN_SOURCES, Rules, cond_holds
 
 
@@ -429,7 +429,7 @@ def all_pairs(rules: Rules, seed: int = 0, budget: int = 20_000,
     options) and, with `focus_budget`, that many more favouring the faces of each entry
     still in a pair without witness; proofs from Z3 for the cước of the final hand, from
     the enumeration of contexts and from the ranges of the measures."""
-    from chanspec.checks.oracles import cuoc_search
+    from chanspec.checks.chan import cuoc_search
 
     entries = rules.table.data.get("cuoc", [])
     rows = [c["rule"] for c in entries]

@@ -9,7 +9,7 @@
   and no face completes it by ù or chíu-ù: a wait that can never win.
 
 Pairs never cross a class of the cạ graph, so a hand is a choice of one count vector per
-class, and its largest chắn count is the sum of the classes' largest counts (model/win.py
+class, and its largest chắn count is the sum of the classes' largest counts (model/chan/win.py
 builds those tables; here each class also gets them with the special cạ taken out).  A
 class contributes a *signature* (cards, largest chắn, and what the question needs
 besides), and a dynamic programme over the classes visits every signature some hand
@@ -28,10 +28,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from chanspec.checks.oracles import z3win
-from chanspec.model import cards
+from chanspec.checks.chan import z3win
+from chanspec.model.chan import cards
+from chanspec.model.chan.win import NONE, class_tables, engine
 from chanspec.model.table import Rules
-from chanspec.model.win import NONE, class_tables, engine
 
 # Z3's limit for one concrete hand: such a question takes milliseconds
 CONFIRM_TIMEOUT_MS = 120_000

@@ -9,7 +9,7 @@ table (`explain()`), and every legal action names the rules that allow it.
 How a hand flows (each step cites the table's rows; the ids are in spec/family.toml):
 
 * deal (chance): the opener gets one card more; the rest is the nọc, in order.  Under a
-  table with the dealing ritual ([cai], model/cai.py) chance also turns up the cái card,
+  table with the dealing ritual ([cai], model/chan/cai.py) chance also turns up the cái card,
   whose count from the seat that drew it names the opener (the start event cites why).
 * opening: the opener wins at once if the dealt hand is complete, or discards.
 * a *window* opens whenever a card appears at a gate: drawn from the nọc (``draw``),
@@ -25,7 +25,7 @@ How a hand flows (each step cites the table's rows; the ids are in spec/family.t
 * a win ends the hand, unless the table has a declaration phase (``[turn] declare_rule``
   reads ``declare``, classic Chắn): then the winner is pending in phase ``declare`` and
   names their cước (a ``declare`` action, xướng); the machine judges it against the
-  cước the hand holds and settles it as ``[declaration]`` says (model/declare.py), and
+  cước the hand holds and settles it as ``[declaration]`` says (model/chan/declare.py), and
   the hand ends.
 
 The state is plain data (lists and ints); `copy()` is cheap and `to_json()` /
@@ -40,10 +40,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from ..table import SCOPED_BANS, Rules
 from . import cai, cards
 from . import declare as declare_mod
 from .cuoc import Judgement, won_hand
-from .table import SCOPED_BANS, Rules
 from .win import Group, WinJudge, engine
 
 CHANCE = "chance"
@@ -152,13 +152,13 @@ class Action:
 class Deal:
     """The chance step: every seat's hand, the nọc in order, and the opener.
 
-    Under a table with the dealing ritual (``[cai]``, model/cai.py) a random deal also
+    Under a table with the dealing ritual (``[cai]``, model/chan/cai.py) a random deal also
     carries the cái card, turned face up for all to see, and the seat that drew it
     (`drawer`); the opener is the seat its count names.  A deal without them is taken
     as given (a position set up by hand); their keys are left out of `as_json` then, so
     the deals of a table without the ritual read and write exactly as before.
 
-    A hand played in a session (model/session.py) starts from the last one: `thong`
+    A hand played in a session (model/chan/session.py) starts from the last one: `thong`
     lists the seats whose win of this hand is thông (``[session]``; empty for a hand on
     its own, and then left out of `as_json`)."""
 
@@ -1848,7 +1848,7 @@ class State:
 
     @staticmethod
     def from_json(d: dict[str, Any], table: Any = None) -> State:
-        from . import table as table_mod
+        from .. import table as table_mod
 
         t = table or table_mod.load(d.get("ruleset", "family"))
         rules = t.resolve(int(d["players"]), d.get("options") or {})

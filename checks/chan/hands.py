@@ -1,7 +1,7 @@
 """Questions over all hands: how many win, which waits can never win, which need a special cạ.
 
 `count_wins(rules)` counts exactly, by a combinatorial count over the winning-hand
-engine's per-class tables (model/win.py): a hand decomposes class by class, so the
+engine's per-class tables (model/chan/win.py): a hand decomposes class by class, so the
 number of hands with a given (size, largest chắn count) is a convolution of per-class
 counts.  Hands are counted as *face multisets* (how many of each face, at most
 ``copies``), not as sets of physical cards.  Two numbers:
@@ -17,7 +17,7 @@ counts.  Hands are counted as *face multisets* (how many of each face, at most
 hand that needs a special cạ (`needs_special_ca`), each a witness or a proof that there
 is none, or ``not-asked`` with the reason when the table has nothing the question is
 about (no limited completing face, no special cạ).  The answers come from the exhaustive
-search class by class of checks/oracles/class_search.py, and Z3 confirms every witness
+search class by class of checks/chan/class_search.py, and Z3 confirms every witness
 on its concrete hand; the name stays for the findings' key.
 """
 
@@ -27,9 +27,9 @@ from collections import Counter
 from math import comb
 from typing import Any
 
-from chanspec.model import cards
+from chanspec.model.chan import cards
+from chanspec.model.chan.win import engine
 from chanspec.model.table import Rules
-from chanspec.model.win import engine
 
 
 def _digits(key: int, base: int, k: int) -> list[int]:
@@ -108,7 +108,7 @@ def _count_multisets(faces: int, copies: int, size: int) -> int:
 
 
 def z3_questions(rules: Rules) -> dict[str, Any]:
-    from chanspec.checks.oracles import class_search, z3win
+    from chanspec.checks.chan import class_search, z3win
 
     out: dict[str, Any] = {}
     never, exact = z3win.wait_faces(rules)

@@ -5,7 +5,7 @@ every partner for it (itself, as a cháº¯n, or any face the rules accept as a cáº
 are no precomputed tables; the only cache is a memo keyed by the multiset of cards left,
 which keeps the search polynomial on real hands without changing what it explores.
 
-It shares no code with ``model/win.py``: it reads the resolved `Rules` (``pairs``,
+It shares no code with ``model/chan/win.py``: it reads the resolved `Rules` (``pairs``,
 ``min_chan``, ``is_ca``, ``is_special``, ``never_complete``, ``laid_pooled``...) and the
 card helpers only.  Used by the tests to cross-check the engine and the Z3 oracle.
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from chanspec.checks.oracles.oracle_input import free_cards, split_hand
+from chanspec.checks.chan.oracle_input import free_cards, split_hand
 from chanspec.model.table import Rules
 
 Counts = tuple[int, ...]

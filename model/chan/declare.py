@@ -26,8 +26,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from chanspec.model import cards
-from chanspec.model.cuoc import (
+from chanspec.model.chan import cards
+from chanspec.model.chan.cuoc import (
     CuocHit,
     Declaration,
     Judgement,
@@ -36,9 +36,9 @@ from chanspec.model.cuoc import (
     check_declaration,
     judge,
 )
-from chanspec.model.score import Score, score
+from chanspec.model.chan.score import Score, score
+from chanspec.model.chan.win import Group, Verdict, engine
 from chanspec.model.table import Rules
-from chanspec.model.win import Group, Verdict, engine
 
 JUDGEMENTS = ("correct", "over", "under", "must-missing")
 # the [declaration] role deciding the consequence of each wrong judgement

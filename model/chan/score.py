@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from chanspec.model.cuoc import CuocHit, Judgement
+from chanspec.model.chan.cuoc import CuocHit, Judgement
 from chanspec.model.table import Rules, Table, cond_holds
 
 

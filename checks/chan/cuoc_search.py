@@ -21,7 +21,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from chanspec.model import cards, cuoc, table, win
+from chanspec.model import table
+from chanspec.model.chan import cards, cuoc, win
 from chanspec.model.table import WIN_SOURCES, Rules
 
 

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..table import Rules
 from . import cards
-from .table import Rules
 
 FULL_TABLE = 4  # the places of a full table (the worked example of seed 000)
 

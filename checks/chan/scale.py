@@ -77,9 +77,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from chanspec.model import cards
 from chanspec.model import table as table_mod
-from chanspec.model.game import Deal, check_deal
+from chanspec.model.chan import cards
+from chanspec.model.chan.game import Deal, check_deal
 
 GROUP = ("1v", "1n", "1s", "chi", "lao", "thang")
 

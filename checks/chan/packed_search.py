@@ -1,4 +1,4 @@
-"""Breadth-first model checking on packed positions (model/packed.py): millions of states.
+"""Breadth-first model checking on packed positions (model/chan/packed.py): millions of states.
 
 `search(rules, deals, ...)` explores every position reachable from *all* the given deals
 in one breadth-first search with one seen-set (like TLC with many initial states), on
@@ -13,7 +13,7 @@ the packed machine.  It checks in every state what is cheap on packed bytes:
 
 and, in a deterministic sample of states (every ``check_every``-th distinct state, the
 first state of every kind -- `_signature` -- and every violating one), what needs the
-reference machine: the path to the state is replayed through `State` (model/game.py) --
+reference machine: the path to the state is replayed through `State` (model/chan/game.py) --
 each action checked legal by the reference -- and the reference position must pack to
 the very same bytes and list the very same legal actions (``engines-disagree``
 otherwise); then every check of checks/explore/search.py runs on the reference state:
@@ -40,9 +40,9 @@ from typing import Any
 from chanspec.checks import output
 from chanspec.checks.explore import search as explore
 from chanspec.checks.explore.search import STUCK_TEXT, DealResult, Result, Violation
-from chanspec.model import cards
-from chanspec.model.game import Action, ActionError, Deal, State
-from chanspec.model.packed import (
+from chanspec.model.chan import cards
+from chanspec.model.chan.game import Action, ActionError, Deal, State
+from chanspec.model.chan.packed import (
     P_DISCARD,
     P_OPENING,
     P_OVER,
