@@ -109,6 +109,10 @@ MACHINE_VALUES: dict[str, tuple[str, ...]] = {
     # what a fault (restriction-mode=penalise) changes in the play: nothing, or the first
     # offender is báo and may from then on only draw, pass and win (no eat, no chíu)
     "turn.fault_play_rule": ("plays-on", "draw-and-pass"),
+    # whether a fault's cost (and what it changes in the play) is the one class of
+    # `payment.fault_rule` for every fault, or, for the rules of play named in
+    # ``[turn] fault_classes``, the class given there (`FAULT_CLASSES`)
+    "turn.fault_class_rule": ("one-class", "by-rule"),
     # what a declaration that is wrong in one way costs (`model/chan/declare.py`, `[declaration]`):
     # paid-named: the winner is paid for the cước named and held; den: the winner pays
     "declaration.over_rule": DECLARE_CONSEQUENCES,
@@ -136,7 +140,7 @@ SESSION_FIELDS = ["rule", "after_draw_rule", "thong_rule", "thong_who_rule",
 MACHINE_DEFAULTS = {"eating.split_chan_rule": "allowed", "eating.no_split_scope_rule": "always",
                     "turn.restriction_mode_rule": "forbid", "win.laid_rule": "as-laid",
                     "turn.decline_fault_rule": "free", "turn.declare_rule": "none",
-                    "turn.fault_play_rule": "plays-on"}
+                    "turn.fault_play_rule": "plays-on", "turn.fault_class_rule": "one-class"}
 # Where a row's words are in the family's text: "<seed file> §<part> ¶<n>|•<n> s<m>[-<k>]",
 # several places separated by "; " (paragraph or bullet n of part, sentence m of it).
 # A text without numbered parts is placed by heading: "[<heading>] ¶<n>|•<n>|#<n> s<m>[-<k>]"
@@ -1634,9 +1638,10 @@ def _validate_turn(ck: _Checker, data: Mapping[str, Any], rows: dict[str, Row],
             ck.faces("eating", "odd_group", eating.get("odd_group"))
 
     turn = data.get("turn", {})
-    if played and ck.keys("turn", turn, TURN_FIELDS, OPTIONAL_TURN_FIELDS):
+    if played and ck.keys("turn", turn, TURN_FIELDS, [*OPTIONAL_TURN_FIELDS, "fault_classes"]):
         for f in TURN_FIELDS + [f for f in OPTIONAL_TURN_FIELDS if f in turn]:
             ck.ref("turn", f, role_row(turn.get(f)), rows)
+        _check_fault_classes(ck, turn, rows, data.get("payment"))
 
     seen: set[tuple[str, str]] = set()
     claims = data.get("claim")
@@ -1774,7 +1779,9 @@ def _validate_turn(ck: _Checker, data: Mapping[str, Any], rows: dict[str, Row],
 OPTIONAL_EATING_FIELDS = ["no_split_rule", "odd_group_exception_rule", "split_chan_rule",
                           "no_split_scope_rule", "odd_group"]
 OPTIONAL_TURN_FIELDS = ["chiu_yeu_rule", "restriction_mode_rule", "decline_fault_rule",
-                        "declare_rule", "fault_play_rule"]
+                        "declare_rule", "fault_play_rule", "fault_class_rule"]
+# the classes of a fault of the rules of play (the values of `payment.fault_rule`)
+FAULT_CLASSES = ("treo-tranh", "bao")
 TURN_FIELDS = ["direction_rule", "opener_rule", "opening_win_rule", "next_opener_rule",
                "draw_rule", "react_rule", "drawn_offer_rule", "discard_rule", "chiu_rule",
                "chiu_yeu_rule", "chiu_optional_rule", "chiu_counts_rule", "chiu_return_rule",
@@ -1782,6 +1789,33 @@ TURN_FIELDS = ["direction_rule", "opener_rule", "opening_win_rule", "next_opener
                "stuck_rule", "empty_hand_rule", "timeout_rule", "reclaim_rule",
                "decline_rule", "own_draw_pass_rule", "return_discard_rule"]
 TURN_FIELDS.remove("chiu_yeu_rule")
+
+
+def _check_fault_classes(ck: _Checker, turn: Mapping[str, Any], rows: Mapping[str, Row],
+                         payment: Any) -> None:
+    """``[turn] fault_classes``: rule of play (a row a fault cites) -> its own class, one
+    of `FAULT_CLASSES`; read only under ``fault_class_rule`` = ``by-rule``, so a table
+    that gives one needs that role too.  A fault without a class of its own costs the
+    one class of ``[payment] fault_rule``, which the role therefore needs."""
+    if "fault_class_rule" in turn and not (isinstance(payment, dict)
+                                           and "fault_rule" in payment):
+        ck.add("turn", "fault_class_rule", "a fault without a class of its own costs what "
+               "[payment] fault_rule says: the table needs it")
+    if "fault_classes" not in turn:
+        return
+    fc = turn["fault_classes"]
+    if not isinstance(fc, dict) or not fc:
+        ck.add("turn", "fault_classes", "expected a table of rule id = class (e.g. "
+               f"loi-1 = \"treo-tranh\"), one of {', '.join(FAULT_CLASSES)}, found {fc!r}")
+        return
+    for rid, cls in fc.items():
+        ck.ref("turn", f"fault_classes.{rid}", rid, rows)
+        if cls not in FAULT_CLASSES:
+            ck.add("turn", f"fault_classes.{rid}", f"{cls!r} is not a class of fault: "
+                   f"expected one of {', '.join(FAULT_CLASSES)}")
+    if "fault_class_rule" not in turn:
+        ck.add("turn", "fault_classes", "classes per rule are read only under a row that "
+               "says whether they apply: the table needs fault_class_rule")
 
 
 def role_row(v: Any) -> Any:

@@ -180,3 +180,74 @@ def test_laid_chan_takes_a_list_of_faces() -> None:
     assert _has(probs, "cuoc 'cuoc-hoa-roi-cua-phat'", "all[3].laid_chan", "list of face"), probs
     entry["all"][-1] = {"laid_chan": ["5x"], "ge": 1}
     assert problems_of(to_toml(data))
+
+
+# ---------------------------------------------------------------- (f) a cost per fault
+
+
+RULE_1_HAND = ["2v", "2v", "3v", "3v", "4v", "4v", "5v", "5n", "6v", "6n", "7v", "7n",
+               "8v", "8n", "2n", "2s", "3n", "9v", "9n"]
+
+
+def _after_fault(hand: Sequence[str], discard: str, used: str, **options: str) -> State:
+    """Seat 1 eats the discarded `discard` with `used` under restriction-mode=penalise
+    and pay-fault=bao (the act stands and is recorded as a fault)."""
+    s = _offered(hand, discard, pay_fault="bao", **options)
+    s.apply(Action("eat", 1, cards.parse(used)))
+    assert s.faults and s.faults[0]["seat"] == 1
+    return s
+
+
+def test_rule_1_is_treo_tranh_by_its_name_under_a_cost_per_fault() -> None:
+    """000 [Luật đánh bài] #1 s1 calls fault 1 "ăn treo tranh"; [Cước] #2 s1 speaks of a
+    báo win.  Read by rule (fault-class=by-rule), the rule-1 fault of 000's own example
+    (#1 s2) does not make seat 1 báo, though pay-fault reads báo; read as one cost for
+    every fault (the default), it does, as before."""
+    one = _after_fault(RULE_1_HAND, "9v", "9n")
+    assert "loi-1-an-treo-tranh" in one.faults[0]["rules"]
+    assert one.bao_seat() == 1
+    per = _after_fault(RULE_1_HAND, "9v", "9n", fault_class="by-rule")
+    assert per.faults == one.faults and per.bao_seat() is None
+
+
+def test_rule_3_follows_pay_fault_under_a_cost_per_fault() -> None:
+    """Fault 3 (000 [Luật đánh bài] #3 s2's example) has no cost named by the text: read
+    by rule it follows pay-fault, báo here."""
+    s = _after_fault(RULE_1_HAND, "9s", "9v", fault_class="by-rule")
+    assert "loi-3-an-chon-ca" in s.faults[0]["rules"]
+    assert s.bao_seat() == 1
+
+
+def test_settling_a_cost_per_fault() -> None:
+    """The settlement of a hand whose winner committed fault 1 (by rule: treo tranh,
+    unpaid), against one whose winner committed fault 9 (by rule: pay-fault's báo, ù báo,
+    unpaid) and one where another seat's fault 1 comes first and seat 2's fault 9 second
+    (by rule: seat 2 is the báo seat and pays for the table)."""
+    from types import SimpleNamespace
+
+    from chanspec.model.chan import pay
+
+    def hand(winner: int, faults: Sequence[tuple[int, str]]) -> SimpleNamespace:
+        score = {"total": 6, "ga": 0, "allowed": True, "rules": ["score-formula"]}
+        res = {"result": "win", "winner": winner, "kind": "u",
+               "declaration": {"judgement": "correct", "consequence": "paid", "paid": score,
+                               "den": None, "rules": ["xuong"]},
+               "faults": [{"seat": s, "action": {}, "rules": [r, "restriction-mode"]}
+                          for s, r in faults]}
+        return SimpleNamespace(n=4, phase="over", result=res,
+                               events=[{"type": "draw", "seat": 0, "card": "4v"},
+                                       {"type": "end"}])
+
+    by_rule = table.rules("classic", 4, {"pay-fault": "bao", "fault-class": "by-rule"})
+    one = table.rules("classic", 4, {"pay-fault": "bao"})
+    s = pay.settle(by_rule, hand(1, [(1, "loi-1-an-treo-tranh")]))
+    assert (s.case, s.net, s.offender) == ("treo-tranh", (0,) * 4, 1)
+    assert {"fault-class", "loi-1-an-treo-tranh"} <= set(s.rules)
+    assert pay.settle(one, hand(1, [(1, "loi-1-an-treo-tranh")])).case == "u-bao"
+    s = pay.settle(by_rule, hand(1, [(1, "loi-9-bo-chan-danh-chan")]))
+    assert s.case == "u-bao"
+    s = pay.settle(by_rule, hand(3, [(0, "loi-1-an-treo-tranh"), (2, "loi-9-bo-chan-danh-chan")]))
+    assert (s.case, s.offender, s.net) == ("bao", 2, (0, 0, -18, 18))
+    # one cost for every fault: the first offender, seat 0, is the báo seat
+    s = pay.settle(one, hand(3, [(0, "loi-1-an-treo-tranh"), (2, "loi-9-bo-chan-danh-chan")]))
+    assert (s.case, s.offender) == ("bao", 0)

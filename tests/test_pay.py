@@ -174,7 +174,16 @@ OPTIONS = st.fixed_dictionaries({
     "pay-below-min": st.sampled_from(("unpaid", "den")),
     "score-min": st.sampled_from(("any", "four", "five")),
     "restriction-mode": st.sampled_from(("penalise", "forbid")),
+    "fault-class": st.sampled_from(("one-class", "by-rule")),
 })
+
+
+def _class(options: dict[str, str], f: dict[str, Any]) -> str:
+    """A fault's cost as the rows say, written out: by rule, fault 1 is treo tranh
+    ([turn] fault_classes of spec/classic.toml); otherwise pay-fault's one class."""
+    if options["fault-class"] == "by-rule" and "loi-1-an-treo-tranh" in f["rules"]:
+        return "treo-tranh"
+    return options["pay-fault"]
 
 
 @settings(max_examples=60, deadline=None)
@@ -200,21 +209,22 @@ def test_random_hands_settle_as_the_readings_say(seed: int, options: dict[str, s
     assert (s.giver is None) == (out["kind"] == "opening" or src == "own-draw"
                                  or s.giver == w)
     faults = out.get("faults", [])
-    mine = [f for f in faults if f["seat"] == w]
+    mine = [f for f in faults if f["seat"] == w and _class(options, f) == "treo-tranh"]
+    bao = [f for f in faults if _class(options, f) == "bao"]
     owes = d["consequence"] == "den"
     if not owes and not sc["allowed"]:
         expect = "below-min" if options["pay-below-min"] == "unpaid" else "below-min-den"
-    elif not owes and options["pay-fault"] == "treo-tranh" and mine:
+    elif not owes and mine:
         expect = "treo-tranh"
-    elif not owes and options["pay-fault"] == "bao" and faults:
-        expect = "u-bao" if faults[0]["seat"] == w else "bao"
+    elif not owes and bao:
+        expect = "u-bao" if bao[0]["seat"] == w else "bao"
     else:
         expect = "den" if owes else "paid"
     assert s.case == expect, (seed, options, s)
     if expect in ("treo-tranh", "u-bao", "below-min"):
         assert s.net == (0,) * 4
     elif expect == "bao":
-        b = faults[0]["seat"]
+        b = bao[0]["seat"]
         assert s.net[w] == 3 * worth and s.net[b] == -3 * worth
     else:
         sign = -1 if expect in ("den", "below-min-den") else 1
@@ -259,6 +269,27 @@ def test_bad_payment_sections_are_refused_naming_the_field() -> None:
     assert _has(probs, "payment", "payers_rule", "pay-payers"), probs
     assert _has(probs, "session", "thong_breaking_faults", "list of row ids"), probs
     assert _has(probs, "session", "thong_rule", "no [[cuoc]] entry"), probs
+
+
+def test_bad_fault_classes_are_refused_naming_the_field() -> None:
+    data = _data()
+    data["turn"]["fault_classes"] = {"loi-1-an-treo-tranhh": "treo-tranh",
+                                     "loi-2-chiu-an-thuong": "kick-out"}
+    probs = problems_of(to_toml(data))
+    assert _has(probs, "turn", "fault_classes.loi-1-an-treo-tranhh", "did you mean"), probs
+    assert _has(probs, "turn", "fault_classes.loi-2-chiu-an-thuong", "treo-tranh, bao"), probs
+    data = _data()
+    del data["turn"]["fault_class_rule"]
+    probs = problems_of(to_toml(data))
+    assert _has(probs, "turn", "fault_classes", "fault_class_rule"), probs
+    data = _data()
+    del data["payment"]
+    del data["session"]
+    probs = problems_of(to_toml(data))
+    assert _has(probs, "turn", "fault_class_rule", "[payment] fault_rule"), probs
+    data = _data()
+    data["turn"]["fault_classes"] = []
+    assert _has(problems_of(to_toml(data)), "turn", "fault_classes", "rule id = class")
 
 
 def test_a_payment_row_must_offer_the_values_the_module_knows() -> None:

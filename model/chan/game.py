@@ -43,6 +43,7 @@ from typing import Any, NamedTuple
 from ..table import SCOPED_BANS, Rules
 from . import cai, cards
 from . import declare as declare_mod
+from . import pay as pay_mod
 from .cuoc import Judgement, won_hand
 from .win import Group, WinJudge, engine
 
@@ -462,6 +463,9 @@ class _Plan:
         # báo ([turn] fault_play_rule): the first seat to commit a fault may from then on
         # only draw, pass and win
         self.bao = mv("turn.fault_play_rule") == "draw-and-pass"
+        # ... or the first offender whose fault is of class báo, with the classes read by
+        # rule of play ([turn] fault_class_rule reads by-rule; `pay.fault_class`)
+        self.by_rule = mv("turn.fault_class_rule") == "by-rule"
         # restrictions on the hand at the moment of an eat: ban -> [(row, condition)]
         self.when: dict[str, list[tuple[str, str]]] = {}
         for r in rules.restrictions:
@@ -873,12 +877,27 @@ class State:
         return not self._plan.enforce or self._plan.decline_fault
 
     def bao_seat(self) -> int | None:
-        """The seat that is báo (``[turn] fault_play_rule`` reads ``draw-and-pass``): the
-        first to commit a fault, who may from then on only draw, pass and win; None
-        before any fault, or when a fault changes nothing in the play."""
-        if not self._plan.bao or not self.faults:
+        """The seat that is báo, who may from then on only draw, pass and win: the first
+        to commit a fault when ``[turn] fault_play_rule`` reads ``draw-and-pass``, or,
+        with the classes read by rule of play (``fault_class_rule`` = ``by-rule``), the
+        first to commit a fault of class báo; None before any such fault, or when a
+        fault changes nothing in the play."""
+        f = self._bao_fault()
+        return None if f is None else int(f[0]["seat"])
+
+    def _bao_fault(self) -> tuple[dict[str, Any], list[str]] | None:
+        """The fault that made a seat báo and the rows beyond its own that make it so."""
+        if not self.faults:
             return None
-        return int(self.faults[0]["seat"])
+        if self._plan.by_rule:
+            for f in self.faults:
+                cls, more = pay_mod.fault_class(self.rules, f)
+                if cls == "bao":
+                    return f, more
+            return None
+        if not self._plan.bao:
+            return None
+        return self.faults[0], [self.rules.rid("turn.fault_play_rule")]
 
     def _drawer_may_not_eat(self) -> bool:
         return self._plan.next_only
@@ -1146,8 +1165,9 @@ class State:
         declines = ([rid("turn.decline_rule")]
                     if a.kind not in ("u", "chiu-u") and any(o.kind in ("u", "chiu-u")
                                                              for o in mine) else [])
-        if a.kind in ("chiu-u", "chiu", "eat", "reclaim") and s == self.bao_seat():
-            return ([rid("turn.fault_play_rule")] + list(self.faults[0]["rules"]),
+        bao = self._bao_fault()
+        if a.kind in ("chiu-u", "chiu", "eat", "reclaim") and bao and s == bao[0]["seat"]:
+            return (bao[1] + list(bao[0]["rules"]),
                     "this player is báo since their fault: they may only draw, pass and win",
                     "người này bị báo từ khi phạm lỗi: chỉ còn được bốc, bỏ qua và ù")
         if a.kind == "pass":

@@ -156,8 +156,9 @@ def unsupported(rules: Rules) -> str | None:
         return "a win on the dealt hand with fewer chắn than any other win"
     if plan.declares:
         return "a declaration phase after a win ([turn] declare_rule: xướng)"
-    if plan.bao:
-        return "a seat that is báo after a fault ([turn] fault_play_rule)"
+    if plan.bao or plan.by_rule:
+        return ("a seat that is báo after a fault ([turn] fault_play_rule, "
+                "fault_class_rule)")
     return None
 
 

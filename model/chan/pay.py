@@ -31,7 +31,7 @@ decide each, and every seat's net (the nets add up to zero).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -82,6 +82,20 @@ class Settlement:
         return {"case": self.case, "worth": self.worth,
                 "transfers": [t.as_json() for t in self.transfers], "net": list(self.net),
                 "offender": self.offender, "giver": self.giver, "rules": list(self.rules)}
+
+
+def fault_class(rules: Rules, fault: Mapping[str, Any]) -> tuple[str, list[str]]:
+    """What a fault of the rules of play costs, one of `FAULT_CLASSES`, and the rows that
+    say so beyond the fault's own: the one class of ``[payment] fault_rule`` for every
+    fault (``[turn] fault_class_rule`` reads ``one-class``, or the table has no such row),
+    or, reading ``by-rule``, the class ``[turn] fault_classes`` gives the rules the fault
+    broke, when they give exactly one (else the one class again)."""
+    one = rules.machine_value("payment.fault_rule")
+    if rules.machine_value("turn.fault_class_rule") != "by-rule":
+        return one, []
+    own = rules.table.data["turn"].get("fault_classes", {})
+    found = {own[r] for r in fault["rules"] if r in own}
+    return (found.pop() if len(found) == 1 else one), [rules.rid("turn.fault_class_rule")]
 
 
 def giver(st: Any) -> int | None:
@@ -148,7 +162,6 @@ def settle(rules: Rules, st: Any) -> Settlement:
     payers = rules.machine_value("payment.payers_rule")
     pay_rows = base + [rid("payment.payers_rule"), rid("declaration.rule")]
     faults = list(res.get("faults", []))
-    fault_mode = rules.machine_value("payment.fault_rule")
     fault_rows = [rid("payment.fault_rule")]
     owes = d["consequence"] == "den"
     sc = d["den"] if owes else d["paid"]
@@ -176,14 +189,20 @@ def settle(rules: Rules, st: Any) -> Settlement:
         return done("below-min-den", share(worth, True, why), why)
     # faults of the rules of play, under the reading of what they cost; a wrong
     # declaration is owed all the same
+    # (read by rule of play, `fault_class`, a winner's own treo-tranh fault is judged
+    # before another seat's báo, as the value by-rule of that row says)
     if faults and not owes:
-        mine = [f for f in faults if int(f["seat"]) == w]
-        if fault_mode == "treo-tranh" and mine:
-            why = rows + fault_rows + [r for f in mine for r in f["rules"]]
+        classed = [(f, *fault_class(rules, f)) for f in faults]
+        mine = [(f, more) for f, cls, more in classed
+                if cls == "treo-tranh" and int(f["seat"]) == w]
+        if mine:
+            why = rows + fault_rows + [r for f, more in mine for r in [*more, *f["rules"]]]
             return done("treo-tranh", [], why, w)
-        if fault_mode == "bao":
-            first = int(faults[0]["seat"])
-            why = rows + fault_rows + list(faults[0]["rules"])
+        bao = [(f, more) for f, cls, more in classed if cls == "bao"]
+        if bao:
+            f, more = bao[0]
+            first = int(f["seat"])
+            why = rows + fault_rows + more + list(f["rules"])
             if first == w:
                 return done("u-bao", [], why, w)
             # the báo seat alone pays the winner for the whole table
