@@ -126,6 +126,9 @@ MACHINE_VALUES: dict[str, tuple[str, ...]] = {
     "payment.payers_rule": ("each", "giver"),
     "payment.fault_rule": ("treo-tranh", "bao"),
     "payment.below_min_rule": ("unpaid", "den"),
+    # whether the winner of the cước `chi_rong_cuoc` who kept waiting on Chi Chi alone
+    # when a card it could eat or chíu went by is fined `chi_rong_fine` (000 cước 20)
+    "payment.chi_rong_fine_rule": ("none", "fined"),
     "session.after_draw_rule": ("same-drawer", "next-seat"),
     "session.thong_who_rule": ("same-seat", "any-seat"),
     "session.thong_under_rule": ("counts", "breaks"),
@@ -134,13 +137,16 @@ MACHINE_VALUES: dict[str, tuple[str, ...]] = {
 # play cites their rows.
 SETTLE_SECTIONS = ("payment", "session")
 PAYMENT_FIELDS = ["rule", "payers_rule", "fault_rule", "below_min_rule"]
+# the fine for keeping the Chi Chi wait: its row, the cước it follows, and its points
+CHI_RONG_FIELDS = ["chi_rong_fine_rule", "chi_rong_cuoc", "chi_rong_fine"]
 SESSION_FIELDS = ["rule", "after_draw_rule", "thong_rule", "thong_who_rule",
                   "thong_under_rule"]
 # What the machine reads for a role the table leaves out (only the optional roles).
 MACHINE_DEFAULTS = {"eating.split_chan_rule": "allowed", "eating.no_split_scope_rule": "always",
                     "turn.restriction_mode_rule": "forbid", "win.laid_rule": "as-laid",
                     "turn.decline_fault_rule": "free", "turn.declare_rule": "none",
-                    "turn.fault_play_rule": "plays-on", "turn.fault_class_rule": "one-class"}
+                    "turn.fault_play_rule": "plays-on", "turn.fault_class_rule": "one-class",
+                    "payment.chi_rong_fine_rule": "none"}
 # Where a row's words are in the family's text: "<seed file> §<part> ¶<n>|•<n> s<m>[-<k>]",
 # several places separated by "; " (paragraph or bullet n of part, sentence m of it).
 # A text without numbered parts is placed by heading: "[<heading>] ¶<n>|•<n>|#<n> s<m>[-<k>]"
@@ -1462,10 +1468,11 @@ def _validate_settle(ck: _Checker, data: Mapping[str, Any], rows: Mapping[str, R
     payment needs a worth ([[cuoc]], [scoring]) and a judged declaration
     ([declaration]); thông needs its [[cuoc]] entry."""
     pay, ses = data.get("payment"), data.get("session")
-    if pay is not None and ck.keys("payment", pay, PAYMENT_FIELDS):
+    if pay is not None and ck.keys("payment", pay, PAYMENT_FIELDS, CHI_RONG_FIELDS):
         ck.ref("payment", "rule", pay.get("rule"), rows)
         for f in PAYMENT_FIELDS[1:]:
             ck.ref("payment", f, role_row(pay.get(f)), rows)
+        _check_chi_rong_fine(ck, pay, data, rows)
         if not all(s in data for s in ("cuoc", "scoring", "declaration")):
             ck.add("payment", "rule", "a payment pays a win's worth under its declaration: "
                    "the table needs [[cuoc]], [scoring] and [declaration]")
@@ -1488,6 +1495,30 @@ def _validate_settle(ck: _Checker, data: Mapping[str, Any], rows: Mapping[str, R
     if not isinstance(brk, list) or any(not isinstance(r, str) or r not in rows for r in brk):
         ck.add("session", "thong_breaking_faults", f"expected a list of row ids (the rows "
                f"a fault cites), found {brk!r}")
+
+
+def _check_chi_rong_fine(ck: _Checker, pay: Mapping[str, Any], data: Mapping[str, Any],
+                         rows: Mapping[str, Row]) -> None:
+    """``[payment]`` chi_rong_fine_rule, chi_rong_cuoc and chi_rong_fine come together: the
+    row that says whether the fine applies, the ``[[cuoc]]`` entry of the win it follows,
+    and the points (a positive whole number)."""
+    given = [f for f in CHI_RONG_FIELDS if f in pay]
+    if not given:
+        return
+    if len(given) < len(CHI_RONG_FIELDS):
+        missing = [f for f in CHI_RONG_FIELDS if f not in pay]
+        ck.add("payment", missing[0], f"the fine for keeping the Chi Chi wait needs all of "
+               f"{', '.join(CHI_RONG_FIELDS)}; missing {', '.join(missing)}")
+        return
+    ck.ref("payment", "chi_rong_fine_rule", role_row(pay["chi_rong_fine_rule"]), rows)
+    cuoc_rows = {c.get("rule") for c in data.get("cuoc", []) if isinstance(c, dict)}
+    if pay["chi_rong_cuoc"] not in cuoc_rows:
+        ck.add("payment", "chi_rong_cuoc", f"{pay['chi_rong_cuoc']!r} is no [[cuoc]] entry "
+               "(the win the fine follows: ù chi rộng)")
+    fine = pay["chi_rong_fine"]
+    if not isinstance(fine, int) or isinstance(fine, bool) or fine <= 0:
+        ck.add("payment", "chi_rong_fine", f"expected the fine in points, a whole number "
+               f"above 0, found {fine!r}")
 
 
 DECLARATION_ROLES = ("over_rule", "under_rule", "den_amount_rule")

@@ -251,3 +251,60 @@ def test_settling_a_cost_per_fault() -> None:
     # one cost for every fault: the first offender, seat 0, is the báo seat
     s = pay.settle(one, hand(3, [(0, "loi-1-an-treo-tranh"), (2, "loi-9-bo-chan-danh-chan")]))
     assert (s.case, s.offender) == ("bao", 0)
+
+
+# ---------------------------------------------------------------- (e) keeping the Chi wait
+
+
+CHI_WAIT = ["2v", "2v", "3v", "3v", "4v", "4v", "2n", "2n", "3n", "3n", "4n", "4n",
+            "5v", "5n", "6v", "6n", "7v", "7n", "chi"]
+
+
+def _play_to_the_end(s: State) -> State:
+    """Seat 1 wins when it may and declares what it holds; otherwise every seat passes
+    when it may, or plays its first legal action."""
+    while s.phase != "over":
+        legal = s.legal_actions()
+        pick = (next((a for a in legal if a.kind == "u"), None)
+                or next((a for a in legal if a.kind == "declare"), None)
+                or next((a for a in legal if a.kind == "pass"), legal[0]))
+        s.apply(pick)
+    return s
+
+
+@pytest.mark.parametrize("fine", ["fined", "none"])
+def test_keeping_the_chi_wait_then_winning_chi_rong(fine: str) -> None:
+    """000 [Cước] #20 s1 and ¶3 s2-3 (the note under it): six chắn, three cạ and Chi Chi
+    alone loose is the ù chi rộng wait (chi-completes=chi-rong lets it win).  Letting the
+    discarded Nhị Văn go, which it could eat, keeps the wait; then drawing the other Chi
+    Chi wins ù chi rộng, and (chi-rong-giu-cho=fined) that win is unpaid and the winner
+    pays the 17 points of the fine (two seats: 17 to the other)."""
+    from chanspec.model.chan import pay
+
+    s = _offered(CHI_WAIT, "2n", chi_completes="chi-rong", chi_rong_giu_cho=fine)
+    assert Action("eat", 1, cards.parse("2n")) in s.legal_actions(1)
+    s.apply(Action("pass", 1))
+    assert s.kept_chi == [False, fine == "fined"]
+    _play_to_the_end(s)
+    assert s.result is not None and s.result["winner"] == 1
+    assert "cuoc-u-chi-rong" in s.result["declaration"]["expected"]
+    settled = pay.settle(s.rules, s)
+    if fine == "fined":
+        assert s.result["kept_chi_wait"] == ["chi-rong-giu-cho"]
+        assert (settled.case, settled.net) == ("chi-rong-fine", (17, -17))
+        assert {"chi-rong-giu-cho", "cuoc-u-chi-rong"} <= set(settled.rules)
+    else:
+        assert "kept_chi_wait" not in s.result and settled.case == "paid"
+
+
+def test_changing_the_wait_is_no_fine() -> None:
+    """Eating the Nhị Văn and discarding the Chi Chi (what the note, 000 [Cước] ¶3 s2-3,
+    asks for) records nothing; a hand not waiting on Chi Chi alone records nothing when it
+    passes."""
+    s = _offered(CHI_WAIT, "2n", chi_completes="chi-rong")
+    s.apply(Action("eat", 1, cards.parse("2n")))
+    assert s.kept_chi == [False, False]
+    other = [*CHI_WAIT[:-1], "8v"]  # the loose card is Bát Vạn, not Chi Chi
+    s = _offered(other, "2n", chi_completes="chi-rong")
+    s.apply(Action("pass", 1))
+    assert s.kept_chi == [False, False]

@@ -466,6 +466,10 @@ class _Plan:
         # ... or the first offender whose fault is of class báo, with the classes read by
         # rule of play ([turn] fault_class_rule reads by-rule; `pay.fault_class`)
         self.by_rule = mv("turn.fault_class_rule") == "by-rule"
+        # the fine for keeping the Chi Chi wait ([payment] chi_rong_fine_rule reads fined):
+        # the machine records who let a card it could eat or chíu go by while its hand
+        # waited on Chi Chi alone (`State.kept_chi`)
+        self.kept_wait = mv("payment.chi_rong_fine_rule") == "fined"
         # restrictions on the hand at the moment of an eat: ban -> [(row, condition)]
         self.when: dict[str, list[tuple[str, str]]] = {}
         for r in rules.restrictions:
@@ -539,6 +543,9 @@ class State:
         # restriction-mode=penalise: every act that broke a rule of play, in order:
         # {"seat", "action", "rules"}
         self.faults: list[dict[str, Any]] = []
+        # per seat: kept waiting on Chi Chi alone when it could eat or chíu (000 cước 20;
+        # recorded only when the table fines it, `_Plan.kept_wait`)
+        self.kept_chi: list[bool] = [False] * self.n
         self._plan = _plan(rules)
         # per seat, an index of its marks (None: to rebuild); see _ban_index
         self._bans: list[dict[str, Any] | None] = [None] * self.n
@@ -997,6 +1004,18 @@ class State:
             if held[f] < self.rules.copies and self.engine.is_win(wh, wc, f, "u"):
                 return que
         return None
+
+    def _waits_on_chi(self, s: int) -> bool:
+        """Whether seat s's hand waits on Chi Chi alone as ù chi rộng does (000 cước 20):
+        its one loose card is Chi Chi and the rest makes 6 chắn or more (laid ones
+        counted), cạ for the others."""
+        if self._loose_card(s) != cards.CHI:
+            return False
+        h = self.hands[s]
+        h[cards.CHI] -= 1
+        best = self.engine.concealed_best(h)
+        h[cards.CHI] += 1
+        return best >= 0 and best + self.laid_chan[s] >= 6
 
     def _loose_card(self, s: int) -> int | None:
         """The one card of seat s's concealed hand outside a split of the rest into pairs
@@ -1618,6 +1637,12 @@ class State:
                 self._trigger(t, "pass-could-chan", x)
             if could_ca:
                 self._trigger(t, "pass-could-ca", x)
+        if self._plan.kept_wait:
+            for s, opts in w.options.items():
+                if (not self.kept_chi[s] and not (best is not None and best.seat == s)
+                        and any(a.kind in ("eat", "chiu") for a in opts)
+                        and self._waits_on_chi(s)):
+                    self.kept_chi[s] = True
         if (took and self._plan.ca_over_chan and best is not None and best.kind == "eat"
                 and best.card != x and self._plan.card_act["eat"][t][x] in w.options[t]):
             # ca-over-chan=counts-as-pass: eating as a cạ what one could eat as a chắn
@@ -1719,6 +1744,8 @@ class State:
         }
         if self.faults:
             self.result["faults"] = [dict(f) for f in self.faults]
+        if self.kept_chi[s]:
+            self.result["kept_chi_wait"] = [self.rules.rid("payment.chi_rong_fine_rule")]
         if self._plan.declares:
             # xướng: the winner names their cước before the hand ends (see `_declare`)
             self.phase, self.actor = "declare", s
@@ -1799,6 +1826,7 @@ class State:
         c.faults = list(self.faults)
         c._truth = self._truth
         c._plan = self._plan
+        c.kept_chi = list(self.kept_chi)
         # the ban indexes are shared until one side changes a seat's marks (`_mark`,
         # `_discarded`): that side drops its index, rebuilt on next use
         c._bans = list(self._bans)
@@ -1841,7 +1869,7 @@ class State:
             + ((tuple(self.result["declaration"]["named"]),)
                if "declaration" in self.result else ()),
             tuple((f["seat"], tuple(f["rules"])) for f in self.faults),
-        )
+        ) + ((tuple(self.kept_chi),) if self._plan.kept_wait else ())
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.to_json() == other.to_json()

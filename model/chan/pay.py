@@ -38,8 +38,8 @@ from typing import Any
 from chanspec.model.table import Rules
 
 # How a hand was settled (`Settlement.case`).
-CASES = ("paid", "den", "treo-tranh", "bao", "u-bao", "below-min", "below-min-den", "draw",
-         "unfinished")
+CASES = ("paid", "den", "treo-tranh", "bao", "u-bao", "below-min", "below-min-den",
+         "chi-rong-fine", "draw", "unfinished")
 
 
 def has_payment(rules: Rules) -> bool:
@@ -187,6 +187,14 @@ def settle(rules: Rules, st: Any) -> Settlement:
         if rules.machine_value("payment.below_min_rule") == "unpaid":
             return done("below-min", [], why)
         return done("below-min-den", share(worth, True, why), why)
+    # ù chi rộng after keeping the Chi Chi wait (000 cước 20): the win unpaid, the fine
+    # paid as a wrong declaration's đền is; a wrong declaration is owed instead
+    kept = res.get("kept_chi_wait")
+    if (kept and not owes and rules.machine_value("payment.chi_rong_fine_rule") == "fined"
+            and rules.table.data["payment"]["chi_rong_cuoc"] in d.get("expected", ())):
+        fine = int(rules.table.data["payment"]["chi_rong_fine"])
+        why = rows + list(kept) + [rules.table.data["payment"]["chi_rong_cuoc"]]
+        return done("chi-rong-fine", share(fine, True, why), why, w)
     # faults of the rules of play, under the reading of what they cost; a wrong
     # declaration is owed all the same
     # (read by rule of play, `fault_class`, a winner's own treo-tranh fault is judged
@@ -223,6 +231,8 @@ def words(s: Settlement) -> tuple[str, str]:
         "below-min": f"ván ù chỉ được {s.worth} điểm, dưới mức làng cho: không ai trả",
         "below-min-den": f"ván ù chỉ được {s.worth} điểm, dưới mức làng cho: người ù phải "
                          f"đền: {moves_vi}",
+        "chi-rong-fine": f"ù chi rộng mà đã cố giữ chờ Chi: không được trả, người ù bị "
+                         f"phạt: {moves_vi}",
         "draw": "ván hòa: không ai trả ai",
         "unfinished": "ván chưa xong: chưa tính tiền",
     }
@@ -235,6 +245,8 @@ def words(s: Settlement) -> tuple[str, str]:
         "below-min": f"the win is worth {s.worth}, below the house minimum: nobody pays",
         "below-min-den": f"the win is worth {s.worth}, below the house minimum: the winner "
                          f"pays: {moves_en}",
+        "chi-rong-fine": f"ù chi rộng after keeping the Chi Chi wait: unpaid, and the "
+                         f"winner is fined: {moves_en}",
         "draw": "a drawn hand: nobody pays",
         "unfinished": "the hand is not over: nothing is settled",
     }
