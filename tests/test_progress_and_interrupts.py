@@ -3,13 +3,17 @@ the pool workers' tracebacks, and an ``explore`` rerun line that repeats every f
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
+import re
 import shlex
 import signal
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -108,33 +112,96 @@ def _children(pid: int) -> list[int]:
     return [int(x) for x in text.split()]
 
 
-def _interrupt_once_the_pool_runs(argv: list[str]) -> tuple[int, str]:
-    """Start argv in its own process group, wait for two pool workers, then Ctrl-C the
-    group as a terminal would; returns (exit code, stderr)."""
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True, cwd=ROOT)
-    try:
-        deadline = time.monotonic() + 60
-        while len(_children(proc.pid)) < 2:
-            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
-            assert time.monotonic() < deadline, "the pool never started"
+class Watched:
+    """A command started in its own process group (as a terminal's foreground job),
+    its stderr read line by line in the background, so a test can wait for the work to
+    be under way (a progress line) instead of sleeping a fixed time: that holds on a
+    loaded machine too.  Waits give up after `WAIT` seconds."""
+
+    WAIT = 180.0
+
+    def __init__(self, argv: list[str]) -> None:
+        self.proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                     text=True, start_new_session=True, cwd=ROOT)
+        self.lines: list[str] = []
+        self._got = threading.Condition()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            with self._got:
+                self.lines.append(line)
+                self._got.notify_all()
+        with self._got:
+            self.lines.append("")  # end of stderr
+            self._got.notify_all()
+
+    def err(self) -> str:
+        with self._got:
+            return "".join(self.lines)
+
+    def wait_for_line(self, pattern: str) -> None:
+        """Until stderr has a line matching `pattern` (the work is under way)."""
+        rx = re.compile(pattern)
+        deadline = time.monotonic() + self.WAIT
+        with self._got:
+            while not any(rx.search(ln) for ln in self.lines):
+                assert not (self.lines and self.lines[-1] == ""), \
+                    f"ended before {pattern!r}: {''.join(self.lines)}"
+                left = deadline - time.monotonic()
+                assert left > 0, f"no line {pattern!r} in {self.WAIT:.0f} s"
+                self._got.wait(min(left, 1.0))
+
+    def wait_until(self, ok: Callable[[], bool], what: str) -> None:
+        deadline = time.monotonic() + self.WAIT
+        while not ok():
+            assert self.proc.poll() is None, self.err()
+            assert time.monotonic() < deadline, what
             time.sleep(0.05)
-        time.sleep(0.5)
-        os.killpg(proc.pid, signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-    return proc.returncode, err
+
+    def interrupt(self) -> tuple[int, str]:
+        """Ctrl-C the whole group as a terminal would; (exit code, stderr)."""
+        os.killpg(self.proc.pid, signal.SIGINT)
+        self.proc.wait(timeout=self.WAIT)
+        self._reader.join(timeout=self.WAIT)
+        return self.proc.returncode, self.err()
+
+    def __enter__(self) -> Watched:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+
+
+def _gone(pid: int) -> bool:
+    """The process has ended (no longer there, or a zombie left for its parent)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"
+    except OSError:
+        return True
+
+
+def _eventually(ok: Callable[[], bool], what: str, seconds: float = 30.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not ok():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux's /proc")
 def test_ctrl_c_during_the_search_pool_exits_130_without_worker_tracebacks(
         tmp_path: Path) -> None:
-    code, err = _interrupt_once_the_pool_runs(
-        [PY, "-m", "chanspec.checks.cli", "check", "--quick", "--no-write", "--quiet",
-         "--scales", "ranks2=60", "--workers", "2", "--out", str(tmp_path / "out")])
+    # a progress line counts a deal done: the pool's workers are set up and searching
+    with Watched([PY, "-m", "chanspec.checks.cli", "check", "--quick", "--no-write",
+                  "--scales", "ranks2=60", "--workers", "2",
+                  "--out", str(tmp_path / "out")]) as w:
+        w.wait_for_line(r"\[ranks2\] .*deals \d+/60")
+        w.wait_until(lambda: _workers_ready(w.proc.pid), "the pool's workers never set up")
+        code, err = w.interrupt()
     assert code == 130, err
     assert "ForkPoolWorker" not in err and "Traceback" not in err, err
     assert "interrupted" in err
@@ -146,11 +213,16 @@ def test_ctrl_c_during_the_full_size_hands_exits_without_worker_tracebacks() -> 
               "from chanspec.checks.findings import witness\n"
               "from chanspec.model import table\n"
               "r = table.load('family').resolve(4)\n"
+              "def said(done, total):\n"
+              "    print(f'hands {done}/{total}', file=sys.stderr, flush=True)\n"
               "try:\n"
-              "    witness.frequency(r, [], 100000, 1, workers=2)\n"
+              "    witness.frequency(r, [], 100000, 1, workers=2, progress=said)\n"
               "except KeyboardInterrupt:\n"
               "    sys.exit(130)\n")
-    code, err = _interrupt_once_the_pool_runs([PY, "-c", script])
+    with Watched([PY, "-c", script]) as w:
+        w.wait_for_line(r"^hands \d+/100000")  # a hand played in a worker
+        w.wait_until(lambda: _workers_ready(w.proc.pid), "the pool's workers never set up")
+        code, err = w.interrupt()
     assert code == 130, err
     assert "ForkPoolWorker" not in err and "Traceback" not in err, err
 
@@ -159,7 +231,8 @@ _COMPUTE = ("import sys\n"
             "from chanspec.checks.findings import compute\n"
             "from chanspec.model import table\n"
             "try:\n"
-            "    compute.compute(table.load('family'), {'hands': 100000}, workers=2)\n"
+            "    compute.compute(table.load('family'), {'hands': 100000}, workers=2,\n"
+            "                    say=lambda s: print(s, file=sys.stderr, flush=True))\n"
             "except KeyboardInterrupt:\n"
             "    sys.exit(130)\n")
 
@@ -176,55 +249,55 @@ def _spawned(pid: int) -> list[int]:
     return out
 
 
+def _ignores_ctrl_c(pid: int) -> bool:
+    """Whether the process has set SIGINT to be ignored (a pool worker, once set up)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    mask = next(int(ln.split()[1], 16) for ln in status.splitlines()
+                if ln.startswith("SigIgn:"))
+    return bool(mask & (1 << (signal.SIGINT - 1)))
+
+
+def _workers_ready(pid: int, n: int = 2) -> bool:
+    """`n` child processes (pool workers) have set themselves to ignore Ctrl-C."""
+    return sum(_ignores_ctrl_c(c) for c in _children(pid)) >= n
+
+
+def _pool_ready_beside_z3(pid: int) -> bool:
+    """Z3 runs, and two pool workers have set themselves to ignore Ctrl-C."""
+    z3 = _spawned(pid)
+    workers = [c for c in _children(pid) if c not in z3]
+    return bool(z3) and sum(_ignores_ctrl_c(c) for c in workers) >= 2
+
+
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux's /proc")
 def test_ctrl_c_while_z3_runs_beside_the_findings_stops_it_too() -> None:
-    proc = subprocess.Popen([PY, "-c", _COMPUTE], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True,
-                            cwd=ROOT)
-    try:
-        deadline = time.monotonic() + 60
-        while not _spawned(proc.pid) or len(_children(proc.pid)) < 3:
-            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
-            assert time.monotonic() < deadline, "the Z3 process and the pool never started"
-            time.sleep(0.05)
-        z3 = _spawned(proc.pid)[0]
-        time.sleep(1.0)  # the pool workers have set themselves to ignore Ctrl-C
-        os.killpg(proc.pid, signal.SIGINT)
-        _, err = proc.communicate(timeout=60)  # not waiting for Z3 to finish its questions
-        assert proc.returncode == 130, err
-        assert "Traceback" not in err, err
-        time.sleep(0.5)
-        assert not Path(f"/proc/{z3}").exists() or \
-            Path(f"/proc/{z3}/stat").read_text().split()[2] == "Z"
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+    with Watched([PY, "-c", _COMPUTE]) as w:
+        # Z3 answers its questions for a few seconds only: the moment to press Ctrl-C is
+        # when it runs and the pool's workers are set up (read from /proc, not a sleep)
+        w.wait_until(lambda: _pool_ready_beside_z3(w.proc.pid),
+                     "the Z3 process and the pool never ran together")
+        z3 = _spawned(w.proc.pid)[0]
+        code, err = w.interrupt()  # not waiting for Z3 to finish its questions
+    assert code == 130, err
+    assert "Traceback" not in err, err
+    _eventually(lambda: _gone(z3), "the Z3 process runs on after Ctrl-C")
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux's /proc")
 def test_the_z3_process_does_not_outlive_a_killed_parent() -> None:
-    proc = subprocess.Popen([PY, "-c", _COMPUTE], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True, cwd=ROOT)
-    z3 = None
-    try:
-        deadline = time.monotonic() + 60
-        while not _spawned(proc.pid):
-            assert proc.poll() is None and time.monotonic() < deadline
-            time.sleep(0.05)
-        z3 = _spawned(proc.pid)[0]
-        os.kill(proc.pid, signal.SIGKILL)  # no chance to clean up
-        proc.wait()
-        deadline = time.monotonic() + 15
-        while Path(f"/proc/{z3}").exists() and \
-                Path(f"/proc/{z3}/stat").read_text().split()[2] != "Z":
-            assert time.monotonic() < deadline, "the Z3 process runs on alone"
-            time.sleep(0.1)
-    finally:
+    with Watched([PY, "-c", _COMPUTE]) as w:
+        w.wait_until(lambda: bool(_spawned(w.proc.pid)), "the Z3 process never started")
+        z3 = _spawned(w.proc.pid)[0]
+        os.kill(w.proc.pid, signal.SIGKILL)  # no chance to clean up
+        w.proc.wait()
         try:
-            os.killpg(proc.pid, signal.SIGKILL)  # the rest of the group (pool workers)
-        except ProcessLookupError:
-            pass
+            _eventually(lambda: _gone(z3), "the Z3 process runs on alone", 15.0)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(w.proc.pid, signal.SIGKILL)  # the rest of the group (the pool)
 
 
 # --------------------------------------------------------------------------- explore rerun
