@@ -160,6 +160,29 @@ def test_a_wrong_draw_is_a_divergence_with_the_expected_line() -> None:
     assert d.line == at + 1 and d.expected is not None and d.expected["n"] == lines[at]["n"] - 1
 
 
+def test_draw_lines_name_the_cards_drawn_and_a_wrong_card_diverges() -> None:
+    """A draw line gives the cards taken from the stock, in order (the top first), as
+    many as it counts; a log that names another card there diverges at that line, and
+    one that leaves the cards out still replays (each field present is checked)."""
+    lines = lines_of()
+    draws = [(i, x) for i, x in enumerate(lines) if x["type"] == "draw"]
+    assert draws and all(len(x["cards"]) == x["n"] for _, x in draws)
+    at, first = draws[0]
+    header = lines[0]
+    stock = header["deal"]["stock"]
+    assert first["cards"] == stock[::-1][:first["n"]] or first["cards"][0] in stock
+    wrong = next(c for h in header["deal"]["hands"] for c in h if c not in first["cards"])
+    bad = [*lines[:at], first | {"cards": [wrong, *first["cards"][1:]]}, *lines[at + 1:]]
+    res = replayed(bad)
+    assert res.exit_code == 1 and res.divergence is not None
+    assert res.divergence.kind == "consequence" and res.divergence.line == at + 1
+    assert res.divergence.expected is not None
+    assert res.divergence.expected["cards"] == first["cards"]
+    left_out = [*lines[:at], {k: v for k, v in first.items() if k != "cards"},
+                *lines[at + 1:]]
+    assert replayed(left_out).exit_code == 0
+
+
 def test_an_invented_or_reordered_consequence_is_refused() -> None:
     lines = lines_of()
     at = next(i for i, x in enumerate(lines) if x["type"] == "took")

@@ -227,6 +227,18 @@ def _hand_ok(st: State, line: Mapping[str, Any]) -> str | None:
     return None
 
 
+def _fits(fmt: Any, q: dict[str, Any], want: dict[str, Any]) -> bool:
+    """Whether a logged consequence line `want` agrees with the machine's line `q` of a
+    kind whose log module states each line's optional fields (``CONSEQUENCE_FIELDS``):
+    word for word, or with some optional fields left out and every other field equal."""
+    if q == want:
+        return True
+    if q.get("type") != want.get("type") or not set(want) <= set(q):
+        return False
+    optional = set(getattr(fmt, "CONSEQUENCE_FIELDS", {}).get(str(q["type"]), ((), ()))[1])
+    return set(q) - set(want) <= optional and all(q[k] == want[k] for k in want)
+
+
 def _closest(queue: Sequence[dict[str, Any]], line: Mapping[str, Any]) -> dict[str, Any] | None:
     """The line of the rules a disagreeing log line most likely stands for: of the same
     type, sharing the most fields (the first of those), else the next line expected."""
@@ -289,7 +301,7 @@ def replay_own_format(log: logs.GameLog) -> ReplayResult:
             res.steps += 1
             continue
         want = {k: v for k, v in e.data.items() if not k.startswith(logs.EXTENSION_PREFIX)}
-        idx = next((i for i, q in enumerate(queue) if q == want), None)
+        idx = next((i for i, q in enumerate(queue) if _fits(fmt, q, want)), None)
         if idx is None:
             same = [q for q in queue if q["type"] == e.data.get("type")]
             expected = max(same, key=lambda q: sum(1 for k, v in q.items() if

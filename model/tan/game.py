@@ -433,15 +433,19 @@ class State:
             return
         last = stock[0]  # the turned card, drawn if this empties the stock
         m = 0
+        drawn = []
         for _ in range(got):
-            m |= 1 << stock.pop()
+            c = stock.pop()
+            drawn.append(c)
+            m |= 1 << c
         self.hands[seat] |= m
         if not stock:
             p = self.p
             self.events.append({"type": "turned-drawn", "seat": seat, "card": p.codes[last],
                                 "rules": [p.rid["end.trump_last"]]})
         self.steps += got
-        self.events.append({"type": "draw", "seat": seat, "n": got})
+        self.events.append({"type": "draw", "seat": seat, "n": got,
+                            "cards": [self.p.codes[c] for c in drawn]})
 
     # ------------------------------------------------------------------ flow
 

@@ -46,7 +46,7 @@ CONSEQUENCE_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "no-gift": (("seat", "to", "rules"), ()),
     "swapped": (("seat", "card", "rules"), ()),
     "xa-shown": (("seat", "rules"), ("cards",)),
-    "draw": (("seat", "n"), ()),
+    "draw": (("seat", "n"), ("cards",)),
     "turned-drawn": (("seat", "card", "rules"), ()),
     "took": (("seat", "cards", "rules"), ()),
     "discarded": (("n", "rules"), ()),
