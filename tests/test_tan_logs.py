@@ -169,8 +169,15 @@ def test_draw_lines_name_the_cards_drawn_and_a_wrong_card_diverges() -> None:
     assert draws and all(len(x["cards"]) == x["n"] for _, x in draws)
     at, first = draws[0]
     header = lines[0]
-    stock = header["deal"]["stock"]
-    assert first["cards"] == stock[::-1][:first["n"]] or first["cards"][0] in stock
+    # the stock as it stands before the action whose consequence the draw is: its top
+    # cards (the end of the machine's list) are the ones named, in order
+    rules, deal = tanlog.read_header(header, kinds.load("tan"))
+    st = State.new(rules, deal=deal)
+    before = [x for x in lines[1:at] if tanlog.read_line(rules, x) is not None]
+    for x in before[:-1]:
+        st.apply(tanlog.read_line(rules, x))
+    top = [rules.deck.code(c) for c in reversed(st.stock)][:first["n"]]
+    assert first["cards"] == top
     wrong = next(c for h in header["deal"]["hands"] for c in h if c not in first["cards"])
     bad = [*lines[:at], first | {"cards": [wrong, *first["cards"][1:]]}, *lines[at + 1:]]
     res = replayed(bad)
