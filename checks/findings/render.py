@@ -520,11 +520,55 @@ def _option_words(table: Table, opts: str, lang: str) -> str:
                                                                            "en"))
 
 
+def scenario_counts(doc: Mapping[str, Any], table: Table) -> dict[str, list[str]]:
+    """The open questions by the scenario the findings give them: ``full`` (a hand of the
+    full-size game), ``scaled`` (only a scaled-down game), ``none``; ids in table order.
+    What OPEN_QUESTIONS.md says every question has, and what tests/test_readme_claims.py
+    checks the README's words against."""
+    out: dict[str, list[str]] = {"full": [], "scaled": [], "none": []}
+    qs = doc.get("questions", {})
+    for row in questions.question_rows(table):
+        q = qs.get(row.id) or {}
+        kind = "full" if q.get("full_witness") else "scaled" if q.get("witness") else "none"
+        out[kind].append(row.id)
+    return out
+
+
+def scenario_summary(doc: Mapping[str, Any], table: Table, lang: str = "vi") -> list[str]:
+    """Markdown: how many questions have a full-size hand, only a scaled-down game, or no
+    scenario (those named), and the full-size trial hands searched."""
+    c = scenario_counts(doc, table)
+    if not doc.get("questions"):
+        return []
+    lbl = questions.label
+    n = sum(len(v) for v in c.values())
+    none = ", ".join(f"[{_one_title(table, r, 'vi')}](#{r})" for r in c["none"]) or "—"
+    none_en = ", ".join(f"[{_one_title(table, r, 'en')}](#{r})" for r in c["none"]) or "—"
+    searched = next((q.get("full_search") for q in doc["questions"].values()
+                     if q.get("full_search")), None) or []
+    vi = (f"Trong {number(n, 'vi')} câu hỏi: {number(len(c['full']), 'vi')} có một ván đủ cỡ "
+          f"làm tình huống, {number(len(c['scaled']), 'vi')} chỉ có một ván thu nhỏ, "
+          f"{number(len(c['none']), 'vi')} không có tình huống nào ({none}).")
+    en = (f"Of the {number(n, 'en')} questions, {number(len(c['full']), 'en')} have a hand of "
+          f"the full-size game as scenario, {number(len(c['scaled']), 'en')} only a "
+          f"scaled-down game, {number(len(c['none']), 'en')} no scenario ({none_en}).")
+    if searched:
+        vi += f" Các ván đủ cỡ đã xem: {searched_text(searched, 'vi')}."
+        en += f" Full-size trial hands searched: {searched_text(searched, 'en')}."
+    return ["", '<a id="scenarios"></a>',
+            f"## {lbl(lang, 'Tình huống của các câu hỏi', 'Scenarios of the questions')}",
+            "", questions.text(lang, vi, en, " ")]
+
+
+def _one_title(table: Table, rid: str, lang: str) -> str:
+    return " ".join(table.rows[rid].title(lang).split())
+
+
 def extra_sections(doc: Mapping[str, Any], table: Table, lang: str = "vi") -> list[str]:
     """Markdown for what the checker found beyond the table's rows, and the hand counts."""
     en = lang == "en"
     lbl = questions.label
-    out: list[str] = []
+    out: list[str] = scenario_summary(doc, table, lang)
     if doc.get("extra"):
         out += ["", f"## {lbl(lang, 'Máy kiểm tra tìm thêm', 'Found by the checker')}"]
     for e in doc.get("extra", []):

@@ -34,6 +34,7 @@ result is how much of the figure chance could make (`indistinguishable`).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import multiprocessing
 import random
@@ -333,11 +334,18 @@ def observation(st: State, seat: int, mine: Sequence[Action]) -> bytes:
     rows they cite): a seat sees a ban only as an action it may not take, so two readings
     that allow the same see the same."""
     w = st.window
-    wkey = None if w is None else (w.card, w.gate, w.source, w.turn)
-    return repr((st.phase, seat, bytes(st.hands[seat]),
-                 [sorted(bytes(g.faces) for g in gs) for gs in st.laid],
-                 [bytes(sorted(d)) for d in st.dead], wkey, st.noc_left(),
-                 sorted(a.code() for a in mine))).encode()
+    wkey = b"-" if w is None else repr((w.card, w.gate, w.source, w.turn)).encode()
+    laid = b";".join(b",".join(sorted(bytes(g.faces) for g in gs)) for gs in st.laid)
+    return b"|".join((st.phase.encode(), b"%d" % seat, bytes(st.hands[seat]).hex().encode(),
+                      laid.hex().encode(), b";".join(bytes(sorted(d)).hex().encode()
+                                                  for d in st.dead),
+                      wkey, b"%d" % st.noc_left(),
+                      " ".join(sorted(map(_code, mine))).encode()))
+
+
+@functools.cache
+def _code(a: Action) -> str:
+    return a.code()
 
 
 def decision_seed(key: bytes, salt: int, obs: bytes) -> int:
@@ -355,6 +363,7 @@ def decide(st: State, policy: str, key: bytes, salt: int = 0) -> Action:
     seat, mine = _mine(st)
     if len(mine) == 1:
         return mine[0]
+    mine = sorted(mine, key=_code)  # the same set, the same order, in any world
     rng = random.Random(decision_seed(key, salt, observation(st, seat, mine)))
     return _CHOOSERS[policy](mine, rng)
 
