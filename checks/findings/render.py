@@ -403,16 +403,18 @@ def finding_objects(doc: Mapping[str, Any], table: Table,
                 continue
             searched = [s for s in q["searches"] if s["value"] == v]
             f = freq.get(v)
-            if searched and not any(s["found"] for s in searched) and f and not f["diverged"]:
+            if (searched and not any(s["found"] for s in searched) and f
+                    and not any(pf["diverged"] for pf in compute.measured(f))):
                 pairs = sum(s["pairs"] for s in searched)
+                hands = sum(int(pf["hands"]) for pf in compute.measured(f))
                 eff[v] = questions.Effect(
                     f"Không tìm thấy tình huống nào mà «{row.label(v, 'vi')}» khác mặc định "
                     f"«{row.label(row.default or '', 'vi')}»: đã so {number(pairs, 'vi')} cặp "
-                    f"trạng thái và {number(f['hands'], 'vi')} ván đủ cỡ. Trong những gì đã "
+                    f"trạng thái và {number(hands, 'vi')} ván đủ cỡ. Trong những gì đã "
                     f"tìm, lựa chọn này không làm thay đổi gì.",
                     f"No scenario found in which «{row.label(v, 'en')}» differs from the "
                     f"default «{row.label(row.default or '', 'en')}»: compared "
-                    f"{number(pairs, 'en')} state pairs and {number(f['hands'], 'en')} "
+                    f"{number(pairs, 'en')} state pairs and {number(hands, 'en')} "
                     f"full-size hands. As far as searched, this choice changes nothing.")
         fvi, fen = [], []
         for v in [x for x in row.values if x in freq]:
