@@ -50,9 +50,12 @@ def _scenarios_counted(docs: dict[str, dict[str, Any]]) -> None:
         assert f"{len(c['none'])} no scenario" in section, r
         for rid in c["none"]:
             assert f"(#{rid})" in section, (r, rid)
+        assert f"({len(c['both'])} of them also a scaled-down game)" in section, r
         for rid in c["full"] + c["scaled"]:
             q = doc["questions"][rid]
             assert q.get("full_witness") or q.get("witness"), (r, rid)
+        for rid in c["full"]:
+            assert (rid in c["both"]) == bool(doc["questions"][rid].get("witness")), (r, rid)
 
 
 def _placebo_beside(docs: dict[str, dict[str, Any]]) -> None:

@@ -527,12 +527,14 @@ def scenario_counts(doc: Mapping[str, Any], table: Table) -> dict[str, list[str]
     full-size game), ``scaled`` (only a scaled-down game), ``none``; ids in table order.
     What OPEN_QUESTIONS.md says every question has, and what tests/test_readme_claims.py
     checks the README's words against."""
-    out: dict[str, list[str]] = {"full": [], "scaled": [], "none": []}
+    out: dict[str, list[str]] = {"full": [], "scaled": [], "none": [], "both": []}
     qs = doc.get("questions", {})
     for row in questions.question_rows(table):
         q = qs.get(row.id) or {}
         kind = "full" if q.get("full_witness") else "scaled" if q.get("witness") else "none"
         out[kind].append(row.id)
+        if q.get("full_witness") and q.get("witness"):
+            out["both"].append(row.id)
     return out
 
 
@@ -543,16 +545,18 @@ def scenario_summary(doc: Mapping[str, Any], table: Table, lang: str = "vi") -> 
     if not doc.get("questions"):
         return []
     lbl = questions.label
-    n = sum(len(v) for v in c.values())
+    n = len(c["full"]) + len(c["scaled"]) + len(c["none"])
     none = ", ".join(f"[{_one_title(table, r, 'vi')}](#{r})" for r in c["none"]) or "—"
     none_en = ", ".join(f"[{_one_title(table, r, 'en')}](#{r})" for r in c["none"]) or "—"
     searched = next((q.get("full_search") for q in doc["questions"].values()
                      if q.get("full_search")), None) or []
     vi = (f"Trong {number(n, 'vi')} câu hỏi: {number(len(c['full']), 'vi')} có một ván đủ cỡ "
-          f"làm tình huống, {number(len(c['scaled']), 'vi')} chỉ có một ván thu nhỏ, "
+          f"làm tình huống ({number(len(c['both']), 'vi')} trong số đó có cả một ván thu "
+          f"nhỏ), {number(len(c['scaled']), 'vi')} chỉ có một ván thu nhỏ, "
           f"{number(len(c['none']), 'vi')} không có tình huống nào ({none}).")
     en = (f"Of the {number(n, 'en')} questions, {number(len(c['full']), 'en')} have a hand of "
-          f"the full-size game as scenario, {number(len(c['scaled']), 'en')} only a "
+          f"the full-size game as scenario ({number(len(c['both']), 'en')} of them also a "
+          f"scaled-down game), {number(len(c['scaled']), 'en')} only a "
           f"scaled-down game, {number(len(c['none']), 'en')} no scenario ({none_en}).")
     if searched:
         vi += f" Các ván đủ cỡ đã xem: {searched_text(searched, 'vi')}."
