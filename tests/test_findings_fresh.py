@@ -4,7 +4,8 @@ The staleness tests elsewhere catch a changed table (its digest) and a stale Mar
 rendering; this one recomputes every finding (witness searches, the seeded full-size
 hands at 4 and 5 players, hand counts, Z3 questions) and compares with the committed
 file, so a change to the machine or the checker that alters a finding cannot go
-unnoticed.  A few minutes on two cores; marked slow (CI runs it: the README's test command runs every test).
+unnoticed.  A few minutes on two cores; marked slow (CI runs it: the README's test
+command runs every test).
 """
 
 from __future__ import annotations
