@@ -563,8 +563,10 @@ def frequency(rules: Rules, alts: Sequence[tuple[str, Rules]], hands: int, seed:
     shadowed under each alternative.
 
     Returns the per-alternative counts (how often the choice comes up; how often playing
-    the same hand, same deal and same random stream, under the alternative ends with
-    another result, and how often it ends stuck), how the default games ended (win, draw,
+    the same hand, same deal and the same decision hashes (`decide`), under the
+    alternative ends with another result; how often the placebo does, the defaults played
+    on from the same parting point with the decisions perturbed; and how often it ends
+    stuck), how the default games ended (win, draw,
     or the kind of deadlock) and, for each kind of deadlock, the first hand number that
     hit it.
     `progress(done, hands)` is called after every hand (in order)."""
