@@ -73,7 +73,7 @@ def _policy_name(name: str, lang: str) -> str:
 CHANCE_MARK = ("không phân biệt được với may rủi", "not distinguishable from chance")
 
 
-def _who(pf: Mapping[str, Any], lang: str) -> str:
+def who(pf: Mapping[str, Any], lang: str) -> str:
     """``người chơi tham, 4 người`` / ``a greedy player, 4 players``: whose run it is."""
     n = int(pf.get("players", 4))
     return (f"{_policy_name(pf.get('policy', 'greedy'), lang)}, "
@@ -101,13 +101,13 @@ def how_often(f: Mapping[str, Any], lang: str) -> str:
     changed something."""
     out = []
     for pf in compute.measured(f):
-        who = _who(pf, lang)
+        whose = who(pf, lang)
         up = _rate(pf, "per_10000", "ci95", lang)
         if "changed_per_10000" not in pf:  # saved before results were compared
-            out.append(f"{who}: comes up in {up}" if lang == "en" else f"{who}: gặp ở {up}")
+            out.append(f"{whose}: comes up in {up}" if lang == "en" else f"{whose}: gặp ở {up}")
             continue
-        out.append(f"{who}: comes up in {up}, {changed_text(pf, lang)}" if lang == "en" else
-                   f"{who}: gặp ở {up}, {changed_text(pf, lang)}")
+        out.append(f"{whose}: comes up in {up}, {changed_text(pf, lang)}" if lang == "en" else
+                   f"{whose}: gặp ở {up}, {changed_text(pf, lang)}")
     kinds = f.get("kinds") or {}
     if kinds:
         k = 1 if lang == "en" else 0
@@ -131,8 +131,8 @@ def frequency_legend(f: Mapping[str, Any], lang: str) -> str:
         glosses.setdefault(_policy_name(pf.get("policy", "greedy"), lang),
                            (en if lang == "en" else vi).partition(":")[2].strip())
         n = number(pf["hands"], lang)
-        parts.append(f"{n} hands by {_who(pf, lang)}" if lang == "en" else
-                     f"{n} ván của {_who(pf, lang)}")
+        parts.append(f"{n} hands by {who(pf, lang)}" if lang == "en" else
+                     f"{n} ván của {who(pf, lang)}")
     gl = "; ".join(f"{k}: {v}" for k, v in glosses.items())
     placebo = any("placebo_per_10000" in pf for pf in compute.measured(f))
     if lang == "en":
@@ -170,7 +170,7 @@ def frequency_figures(freq: Mapping[str, Mapping[str, Any]], row: Any,
             legend = {"vi": frequency_legend(f, "vi"), "en": frequency_legend(f, "en")}
         players = []
         for pf in compute.measured(f):
-            players.append({"vi": _who(pf, "vi"), "en": _who(pf, "en"),
+            players.append({"vi": who(pf, "vi"), "en": who(pf, "en"),
                             "measures": _measures(pf)})
         otherwise = []
         if f.get("blame"):  # the same figures under each other reading it rests on
@@ -280,7 +280,7 @@ def searched_text(searched: Sequence[Mapping[str, Any]], lang: str) -> str:
     """The full-size trial hands a witness was looked for in (``full_search``), in words:
     ``800 ván của người chơi tham, 4 người; …``."""
     parts = [f"{number(x['hands'], lang)} {'hands by' if lang == 'en' else 'ván của'} "
-             f"{_who(x, lang)}" for x in searched]
+             f"{who(x, lang)}" for x in searched]
     return "; ".join(parts)
 
 
