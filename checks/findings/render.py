@@ -137,14 +137,14 @@ def frequency_legend(f: Mapping[str, Any], lang: str) -> str:
     placebo = any("placebo_per_10000" in pf for pf in compute.measured(f))
     if lang == "en":
         return (f"Hands in 10,000 (95% interval in brackets), over the trial hands: "
-                f"{', '.join(parts)} ({gl})."
+                f"{'; '.join(parts)} ({gl})."
                 + (" Both readings of a hand make the same choice wherever a player sees "
                    "the same and may do the same; the placebo is the table's own reading "
                    "played on from the same point with the players' choices drawn afresh: "
                    "how often chance alone changes the result. A figure whose interval "
                    f"overlaps the placebo's is marked «{CHANCE_MARK[1]}»." if placebo else ""))
     return (f"Số ván trên 10.000 ván (trong ngoặc: khoảng tin cậy 95%), qua các ván chơi thử: "
-            f"{', '.join(parts)} ({gl})."
+            f"{'; '.join(parts)} ({gl})."
             + (" Ở mỗi ván, hai cách hiểu chọn cùng một nước ở mọi chỗ người chơi thấy như "
                "nhau và được đi như nhau; «may rủi» là chính cách hiểu của bảng chơi tiếp từ "
                "cùng chỗ đó với các lựa chọn của người chơi được rút lại: số ván đổi kết quả "

@@ -616,12 +616,15 @@ def _frequency(rules: Rules, alts: Sequence[tuple[str, Rules]], hands: int, seed
 
 def replay_hand(rules: Rules, seed: int, i: int, steps: int, policy: str = "greedy"
                 ) -> tuple[Deal, list[Action]]:
-    """The deal and first `steps` actions of hand `i` of a `frequency` run of `policy`."""
+    """The deal and first `steps` actions of hand `i` of a `frequency` run of `policy`
+    (fewer when the hand is over, or stuck, before)."""
     key = hand_key(seed, i)
     deal = hand_deal(rules, seed, i)
     st = State(rules, deal)
     acts = []
     for _ in range(steps):
+        if st.is_terminal() or not st.legal_actions():
+            break
         a = decide(st, policy, key)
         acts.append(a)
         st.apply(a)
