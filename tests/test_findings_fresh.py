@@ -1,10 +1,11 @@
 """OPEN_QUESTIONS.json is what `chanspec check` computes today, not just today's table.
 
 The staleness tests elsewhere catch a changed table (its digest) and a stale Markdown
-rendering; this one recomputes every finding (witness searches, 3,000 seeded full-size
-hands, hand counts, Z3 questions) and compares with the committed file, so a change to
-the machine or the checker that alters a finding cannot go unnoticed.  About 2.5 minutes
-on two cores; marked slow (CI runs it: the README's test command runs every test).
+rendering; this one recomputes every finding (witness searches, the seeded full-size
+hands at 4 and 5 players, hand counts, Z3 questions) and compares with the committed
+file, so a change to the machine or the checker that alters a finding cannot go
+unnoticed.  A few minutes on two cores; marked slow (CI runs it: the README's test
+command runs every test).
 """
 
 from __future__ import annotations

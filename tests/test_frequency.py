@@ -27,9 +27,9 @@ def _from_scratch(rules: table.Rules, seed: int, i: int, policy: str) -> object:
     """Hand `i` of a frequency run played under `rules` from its deal: the oracle."""
     rng = random.Random(seed * 1_000_003 + i)
     s = State(rules, deal_random(rules, rng.randrange(2**62)))
-    choose = witness.POLICIES[policy]
+    key = witness.hand_key(seed, i)
     while not s.is_terminal() and s.legal_actions():
-        s.apply(choose(s, rng))
+        s.apply(witness.decide(s, policy, key))
     return witness._result(s)
 
 

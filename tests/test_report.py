@@ -531,10 +531,13 @@ def test_default_report_shows_the_checkers_saved_findings(tmp_path: Path) -> Non
         for v, f in q.get("frequency", {}).items():
             # how often it comes up and how often it changes the result, both players,
             # each as a picture of 100 squares with its figure per 10,000 beside it
-            for pf in (f, f["uniform"]):
+            # (greedy and uniform at every player count), the placebo beside the second
+            for pf in findings.measured(f):
                 for key in ("per_10000", "changed_per_10000"):
                     assert f"{render.whole(pf[key], 'vi')} / 10.000 (" in text, (rid, v, key)
-            assert f"{render.number(f['hands'], 'vi')} ván của người chơi tham" in text
+                assert f"may rủi {render.whole(pf['placebo_per_10000'], 'vi')} (" in text
+            assert (f"{render.number(f['hands'], 'vi')} ván của người chơi tham, "
+                    f"{f['players']} người") in text
     # with no checker pictures at --from, the flow diagram is drawn from the table
     assert (out / "diagrams").is_dir() and list((out / "diagrams").glob("flow*.svg"))
     json_mod.dumps(doc)  # the saved document is plain JSON

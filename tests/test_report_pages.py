@@ -117,8 +117,12 @@ def test_the_saved_findings_become_figures() -> None:
         for v in figs["values"]:
             f = q["frequency"][v["value"]]
             rates = [m["per_10000"] for p in v["players"] for m in p["measures"]]
-            assert rates == [f["per_10000"], f["changed_per_10000"],
-                             f["uniform"]["per_10000"], f["uniform"]["changed_per_10000"]]
+            runs = compute.measured(f)  # greedy and uniform, at every player count
+            assert rates == [x for pf in runs for x in (pf["per_10000"],
+                                                         pf["changed_per_10000"])]
+            # the placebo is the chance level of "changes the result", and only of it
+            floors = [m.get("floor_per_10000") for p in v["players"] for m in p["measures"]]
+            assert floors == [x for pf in runs for x in (None, pf["placebo_per_10000"])]
             # the figures under other readings (the "read otherwise" line) as pictures too
             other = v["otherwise"]
             assert len(other) == (len(f["blame"]) + 1 if f.get("blame") else 0)

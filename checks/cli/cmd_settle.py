@@ -267,20 +267,21 @@ def changes(table: Any, rid: str, value: str, doc: dict[str, Any] | None) -> dic
                 changed = f.get("changed_per_10000")
                 hands_vi, hands_en = render.number(f["hands"], "vi"), render.number(f["hands"],
                                                                                      "en")
+                # "changes the result" in the one wording of the findings: placebo beside it
                 msg.append({
                     "vi": f"So với mặc định cũ {name(old, 'vi')}, {name(value, 'vi')} đổi cách "
                           f"chơi trong {render.whole(f['per_10000'], 'vi')} / 10.000 ván"
-                          + ("" if changed is None else ", đổi kết quả trong "
-                             f"{render.whole(changed, 'vi')} / 10.000 ván")
+                          + ("" if changed is None else
+                             f", {render.changed_text(f, 'vi')} / 10.000 ván")
                           + f" ({render.number(f['diverged'], 'vi')} trên {hands_vi} ván đủ cỡ "
-                          f"chơi thử, người chơi tham).",
+                          f"chơi thử, {render.who(f, 'vi')}).",
                     "en": f"Against the previous default {name(old, 'en')}, {name(value, 'en')} "
                           f"changes play in {render.whole(f['per_10000'], 'en')} per 10,000 "
                           "hands"
-                          + ("" if changed is None else " and the result in "
-                             f"{render.whole(changed, 'en')} per 10,000")
+                          + ("" if changed is None else
+                             f" and {render.changed_text(f, 'en')} per 10,000")
                           + f" ({render.number(f['diverged'], 'en')} of {hands_en} full-size "
-                          f"hands, greedy player, seed {f['seed']})."})
+                          f"hands, {render.who(f, 'en')}, seed {f['seed']})."})
             msg.append({
                 "vi": "Các kết quả đã lưu được tính với mặc định cũ: chạy `chanspec check` để "
                       "tính lại; OPEN_QUESTIONS.md tạm chỉ có câu hỏi và lựa chọn.",

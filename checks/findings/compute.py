@@ -3,9 +3,12 @@
 `compute(table)` is deterministic (fixed seeds, fixed budgets): for every open or
 provisional row it searches the scaled-down configurations of checks/chan/scale.py for the
 shortest scenario in which the default and another value part ways (checks/findings/witness.py),
-plays seeded full-size random hands, by a greedy and by a uniform random player, with a
-shadow game per value to say how often the choice comes up and, playing the same hand
-under that value, how often it changes the result (with 95% intervals), measures those
+plays seeded full-size random hands, by a greedy and by a uniform random player at each
+player count of ``frequency_players``, with a shadow game per value to say how often the
+choice comes up and, playing the same hand under that value with common random numbers
+(checks/findings/witness.py), how often it changes the result, beside a placebo (the
+default played on from the same point with the decisions perturbed; 95% intervals),
+takes the earliest parting over all those hands as the full-size witness, measures those
 figures again under each of the few readings of other rows its scenario rests on
 (`frequency_blame`: fewer hands, greedy player), and asks the all-hands questions
 (checks/chan/hands.py).  It also reports what the exploration
@@ -23,15 +26,19 @@ computing it takes about ten minutes on two cores):
                             "steps": [{"seat", "action_vi", "action_en", "cards",
                                        "hands", "laid", "gates"}, ...]},
          "searches": [{"value", "scale", "found", "depth", "pairs", "exhaustive"}],
-         "frequency": {value: {"hands", "seed", "policy": "greedy", "diverged",
-                               "per_10000", "ci95", "changed", "changed_per_10000",
-                               "changed_ci95", "stuck", "stuck_per_10000", "stuck_ci95",
-                               "kinds", "first",
+         "frequency": {value: {"hands", "seed", "policy": "greedy", "players": 4,
+                               "diverged", "per_10000", "ci95", "changed",
+                               "changed_per_10000", "changed_ci95", "placebo",
+                               "placebo_per_10000", "placebo_ci95", "chance", "stuck",
+                               "stuck_per_10000", "stuck_ci95", "kinds", "first",
                                "uniform": {the same for the uniform random player},
+                               "at_players": {"5": {the same at 5 players, "uniform"}},
                                "blame": [{"row", "value", "hands", "seed", "policy",
                                           "diverged", "per_10000", "ci95", "changed",
-                                          "changed_per_10000", "changed_ci95", "stuck",
-                                          "stuck_per_10000", "stuck_ci95"}, ...]}},
+                                          "changed_per_10000", "changed_ci95", "placebo",
+                                          ..., "stuck", "stuck_per_10000",
+                                          "stuck_ci95"}, ...]}},
+         "full_search": [{"players", "policy", "hands", "seed"}, ...],
          "effects": {value: {"vi", "en"}}}},
      "extra": [{"id", "vi", "en", "witness", "frequency"}],   # found by the checker
      "ends": {"win": n, "draw": n, "stuck-...": n},            # full-size default games
@@ -51,6 +58,7 @@ import pickle
 import subprocess
 import sys
 import tempfile
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
@@ -67,12 +75,14 @@ from chanspec.model.table import Table, before_decisions, without_wording
 FILE_NAME = "OPEN_QUESTIONS.json"
 PARAMS: dict[str, Any] = {
     "deal_seed": 1, "deals": {"ranks2": 30, "chiu4": 30, "five": 30, "chiu3": 40},
-    "budget": 30_000, "hands": 3000, "hands_uniform": 1000, "hand_seed": 2026, "players": 4,
+    "budget": 30_000, "hands": 800, "hands_uniform": 400, "hand_seed": 2026, "players": 4,
+    # the frequencies (greedy `hands`, uniform `hands_uniform`) at each of these counts
+    "frequency_players": [4, 5],
     "clause_hands": 200,
     "explore_deals": 6,
     # each question's frequency measured again under the readings its witness rests on:
     # at most `blame_readings` of them, over `blame_hands` greedy hands (same seed)
-    "blame_hands": 500, "blame_readings": 3,
+    "blame_hands": 300, "blame_readings": 3,
 }
 
 
@@ -82,7 +92,8 @@ PARAMS: dict[str, Any] = {
 # stays a few minutes on two cores.
 PARAMS_CLASSIC: dict[str, Any] = {
     "deal_seed": 1, "deals": {"c-ranks2": 20, "c-chiu3": 20, "c-four": 20, "c-duo": 4},
-    "budget": 2_000, "hands": 400, "hands_uniform": 200, "hand_seed": 2026, "players": 4,
+    "budget": 2_000, "hands": 250, "hands_uniform": 120, "hand_seed": 2026, "players": 4,
+    "frequency_players": [4],  # its largest table (it has none of five)
     "clause_hands": 30,
     "explore_deals": 4,
     "blame_hands": 40, "blame_readings": 1,
@@ -271,22 +282,46 @@ def retell(table: Table, doc: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def measured(f: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """Every run of one value's frequency (``frequency[value]``), in order: the greedy
+    player at the first player count (the top level), the uniform one there
+    (``uniform``), then the same at each other count (``at_players``)."""
+    out: list[Mapping[str, Any]] = []
+    for g in [f, *(f.get("at_players") or {}).values()]:
+        out.append(g)
+        if g.get("uniform"):
+            out.append(g["uniform"])
+    return out
+
+
+def full_search(freq: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The full-size trial hands the witness search read (one entry per player count and
+    player): ``[{"players", "policy", "hands", "seed"}]``, from any value's runs."""
+    for f in freq.values():
+        return [{"players": int(pf.get("players", 4)), "policy": pf.get("policy", "greedy"),
+                 "hands": int(pf["hands"]), "seed": int(pf["seed"])} for pf in measured(f)]
+    return []
+
+
 def full_witness(table: Table, p: Mapping[str, Any], opt: str,
                  freq: Mapping[str, Mapping[str, Any]]) -> dict[str, Any] | None:
-    """A witness in the family's own game: of the seeded full-size hands (greedy player)
-    in which some value of `opt` parted from the default, the one where it happened
-    earliest, replayed up to that point.  None when no sampled hand reached the choice."""
+    """A witness in the family's own game: of the seeded full-size hands of every run
+    (both players, every player count of ``frequency_players``) in which some value of
+    `opt` parted from the default, the one where it happened earliest (ties: the first
+    run, then the first value, then the first hand), replayed up to that point.  None
+    when no sampled hand of any run reached the choice."""
     row = table.rows[opt]
-    firsts = sorted((f["first"][1], f["first"][0], k, v) for k, v in enumerate(row.values)
-                    if (f := freq.get(v)) is not None and f.get("first") is not None)
+    firsts = sorted((pf["first"][1], r, k, pf["first"][0], v, int(pf.get("players", 4)),
+                     pf.get("policy", "greedy"))
+                    for k, v in enumerate(row.values) if (f := freq.get(v)) is not None
+                    for r, pf in enumerate(measured(f)) if pf.get("first") is not None)
     if not firsts:
         return None
-    step, hand, _k, b = firsts[0]
+    step, _r, _k, hand, b, players, pol = firsts[0]
     a = row.default
     assert a is not None
-    players = int(p["players"])
     ra, rb = table.resolve(players, {opt: a}), table.resolve(players, {opt: b})
-    deal, path = witness.replay_hand(ra, p["hand_seed"], hand, step)
+    deal, path = witness.replay_hand(ra, p["hand_seed"], hand, step, pol)
     sa, sb = State.replay(ra, deal, path), State.replay(rb, deal, path)
     diff = witness._differ(sa, sb)
     if diff is None:  # cannot happen: the frequency run saw them part here
@@ -295,7 +330,7 @@ def full_witness(table: Table, p: Mapping[str, Any], opt: str,
     d = witness.Divergence(hand, deal, tuple(path), tuple(sorted(la - lb)),
                            tuple(sorted(lb - la)), res_a, res_b, 0, 0.0)
     w = {**_witness_doc(table, scale.FULL, players, opt, a, b, d),
-         "hand": hand, "seed": p["hand_seed"], "policy": "greedy"}
+         "hand": hand, "seed": p["hand_seed"], "policy": pol}
     return {**w, "blame": blame(table, w)}
 
 
@@ -395,8 +430,9 @@ def frequency_readings(table: Table, opt: str, q: Mapping[str, Any],
     return []
 
 
-_BLAME_KEYS = ("hands", "seed", "policy", "diverged", "per_10000", "ci95", "changed",
-               "changed_per_10000", "changed_ci95", "stuck", "stuck_per_10000", "stuck_ci95")
+_BLAME_KEYS = ("hands", "seed", "policy", "players", "diverged", "per_10000", "ci95",
+               "changed", "changed_per_10000", "changed_ci95", "placebo", "placebo_per_10000",
+               "placebo_ci95", "chance", "stuck", "stuck_per_10000", "stuck_ci95")
 
 
 def frequency_blame(table: Table, p: Mapping[str, Any],
@@ -588,18 +624,29 @@ def _finish_z3(proc: subprocess.Popen[bytes], err: IO[bytes]) -> dict[str, Any]:
 
 def _compute(table: Table, p: Mapping[str, Any], doc: dict[str, Any], workers: int,
              say: Callable[[str], None], ticker: Ticker) -> None:
-    full = table.resolve(p["players"])
-    alts = [(f"{o}={v}", a) for o, v, a in alt_rules(full)]
-    say(f"{p['hands']} full-size hands (seed {p['hand_seed']}), greedy player")
-    freqs, ends, first_end = witness.frequency(
-        full, alts, p["hands"], p["hand_seed"], workers,
-        progress=every_few_seconds(lambda done, total: say(f"hands {done}/{total}"), ticker))
-    say(f"{p['hands_uniform']} full-size hands (seed {p['hand_seed']}), uniform random player")
-    ufreqs, _, _ = witness.frequency(
-        full, alts, p["hands_uniform"], p["hand_seed"], workers, policy="uniform",
-        progress=every_few_seconds(lambda done, total: say(f"hands {done}/{total}"), ticker))
-    fmap = {f.key: f.as_json() | {"uniform": u.as_json()} for f, u in zip(freqs, ufreqs,
-                                                                         strict=True)}
+    tick = every_few_seconds(lambda done, total: say(f"hands {done}/{total}"), ticker)
+    runs: dict[int, dict[str, dict[str, Any]]] = {}  # players -> option=value -> greedy
+    ends: Counter[str] = Counter()
+    first_end: dict[str, int] = {}
+    for n in p["frequency_players"]:
+        full = table.resolve(n)
+        alts = [(f"{o}={v}", a) for o, v, a in alt_rules(full)]
+        say(f"{p['hands']} full-size hands at {n} players (seed {p['hand_seed']}), greedy "
+            f"player")
+        freqs, ends_n, first_n = witness.frequency(full, alts, p["hands"], p["hand_seed"],
+                                                   workers, progress=tick)
+        if n == p["players"]:
+            ends, first_end = ends_n, first_n
+        say(f"{p['hands_uniform']} full-size hands at {n} players (seed {p['hand_seed']}), "
+            f"uniform random player")
+        ufreqs, _, _ = witness.frequency(full, alts, p["hands_uniform"], p["hand_seed"],
+                                         workers, policy="uniform", progress=tick)
+        runs[n] = {f.key: f.as_json() | {"uniform": u.as_json()}
+                   for f, u in zip(freqs, ufreqs, strict=True)}
+    n0, *more = p["frequency_players"]
+    fmap = {k: f | ({"at_players": {str(n): runs[n][k] for n in more if k in runs[n]}}
+                    if more else {})
+            for k, f in runs[n0].items()}
     doc["ends"] = dict(sorted(ends.items()))
     tasks = [(row.id, row.default, b, si, name)
              for row in questions.question_rows(table) for b in row.values if b != row.default
@@ -629,6 +676,7 @@ def _compute(table: Table, p: Mapping[str, Any], doc: dict[str, Any], workers: i
             q["witness"] = best[2]
             q["blame"] = blame(table, best[2])
         q["full_witness"] = full_witness(table, p, opt, q["frequency"])
+        q["full_search"] = full_search(q["frequency"])
         doc["questions"][opt] = q
     say(f"frequencies under the readings the witnesses rest on: {p['blame_hands']} hands each")
     wanted = {opt: frequency_readings(table, opt, q, int(p["blame_readings"]))

@@ -15,7 +15,7 @@ Vietnamese alone: what tests/test_prose.py scans for machine words).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chanspec.checks.chan import scale
@@ -69,26 +69,45 @@ def _policy_name(name: str, lang: str) -> str:
     return (en if lang == "en" else vi).split(":")[0]
 
 
+# the mark of a "changes the result" figure whose 95% interval overlaps the placebo's
+CHANCE_MARK = ("không phân biệt được với may rủi", "not distinguishable from chance")
+
+
+def who(pf: Mapping[str, Any], lang: str) -> str:
+    """``người chơi tham, 4 người`` / ``a greedy player, 4 players``: whose run it is."""
+    n = int(pf.get("players", 4))
+    return (f"{_policy_name(pf.get('policy', 'greedy'), lang)}, "
+            f"{n} {'players' if lang == 'en' else 'người'}")
+
+
+def changed_text(pf: Mapping[str, Any], lang: str) -> str:
+    """The "changes the result" figure with its placebo beside it, and the chance mark
+    when their intervals overlap (``chance``): ``đổi kết quả ở 540 (480–600); may rủi
+    520 (460–580), không phân biệt được với may rủi``.  The one wording of it."""
+    ch = _rate(pf, "changed_per_10000", "changed_ci95", lang)
+    if "placebo_per_10000" not in pf:  # saved before the placebo was measured
+        return f"changes the result in {ch}" if lang == "en" else f"đổi kết quả ở {ch}"
+    pl = _rate(pf, "placebo_per_10000", "placebo_ci95", lang)
+    mark = f", {CHANCE_MARK[1 if lang == 'en' else 0]}" if pf.get("chance") else ""
+    if lang == "en":
+        return f"changes the result in {ch} (placebo {pl}{mark})"
+    return f"đổi kết quả ở {ch} (may rủi {pl}{mark})"
+
+
 def how_often(f: Mapping[str, Any], lang: str) -> str:
-    """Both measures under both players, per 10,000 hands with 95% intervals (the legend
+    """Both measures under both players at every player count measured
+    (`compute.measured`), per 10,000 hands with 95% intervals (the legend
     `frequency_legend` says so once), and the kind of action in which the reading first
     changed something."""
     out = []
-    for pf in (f, f.get("uniform")):
-        if pf is None:
-            continue
-        who = _policy_name(pf.get("policy", "greedy"), lang)
+    for pf in compute.measured(f):
+        whose = who(pf, lang)
+        up = _rate(pf, "per_10000", "ci95", lang)
         if "changed_per_10000" not in pf:  # saved before results were compared
-            out.append(f"{who}: comes up in {_rate(pf, 'per_10000', 'ci95', lang)}"
-                       if lang == "en" else
-                       f"{who}: gặp ở {_rate(pf, 'per_10000', 'ci95', lang)}")
+            out.append(f"{whose}: comes up in {up}" if lang == "en" else f"{whose}: gặp ở {up}")
             continue
-        if lang == "en":
-            out.append(f"{who}: comes up in {_rate(pf, 'per_10000', 'ci95', lang)}, changes the "
-                       f"result in {_rate(pf, 'changed_per_10000', 'changed_ci95', lang)}")
-        else:
-            out.append(f"{who}: gặp ở {_rate(pf, 'per_10000', 'ci95', lang)}, đổi kết quả ở "
-                       f"{_rate(pf, 'changed_per_10000', 'changed_ci95', lang)}")
+        out.append(f"{whose}: comes up in {up}, {changed_text(pf, lang)}" if lang == "en" else
+                   f"{whose}: gặp ở {up}, {changed_text(pf, lang)}")
     kinds = f.get("kinds") or {}
     if kinds:
         k = 1 if lang == "en" else 0
@@ -103,31 +122,44 @@ def _or(items: list[str], word: str) -> str:
 
 
 def frequency_legend(f: Mapping[str, Any], lang: str) -> str:
-    """What the figures of `how_often` are: hands per 10,000, which players, how many."""
+    """What the figures of `how_often` are: hands per 10,000, which players, how many,
+    and what the placebo beside "changes the result" is."""
     parts = []
-    for pf in (f, f.get("uniform")):
-        if pf is None:
-            continue
+    glosses: dict[str, str] = {}
+    for pf in compute.measured(f):
         vi, en = witness.POLICY_TEXT.get(pf.get("policy", "greedy"), ("", ""))
-        gloss = (en if lang == "en" else vi).partition(":")[2].strip()
-        name = _policy_name(pf.get("policy", "greedy"), lang)
+        glosses.setdefault(_policy_name(pf.get("policy", "greedy"), lang),
+                           (en if lang == "en" else vi).partition(":")[2].strip())
         n = number(pf["hands"], lang)
-        parts.append(f"{n} hands by {name} ({gloss})" if lang == "en" else
-                     f"{n} ván của {name} ({gloss})")
+        parts.append(f"{n} hands by {who(pf, lang)}" if lang == "en" else
+                     f"{n} ván của {who(pf, lang)}")
+    gl = "; ".join(f"{k}: {v}" for k, v in glosses.items())
+    placebo = any("placebo_per_10000" in pf for pf in compute.measured(f))
     if lang == "en":
         return (f"Hands in 10,000 (95% interval in brackets), over the trial hands: "
-                f"{' and '.join(parts)}.")
+                f"{'; '.join(parts)} ({gl})."
+                + (" Both readings of a hand make the same choice wherever a player sees "
+                   "the same and may do the same; the placebo is the table's own reading "
+                   "played on from the same point with the players' choices drawn afresh: "
+                   "how often chance alone changes the result. A figure whose interval "
+                   f"overlaps the placebo's is marked «{CHANCE_MARK[1]}»." if placebo else ""))
     return (f"Số ván trên 10.000 ván (trong ngoặc: khoảng tin cậy 95%), qua các ván chơi thử: "
-            f"{' và '.join(parts)}.")
+            f"{'; '.join(parts)} ({gl})."
+            + (" Ở mỗi ván, hai cách hiểu chọn cùng một nước ở mọi chỗ người chơi thấy như "
+               "nhau và được đi như nhau; «may rủi» là chính cách hiểu của bảng chơi tiếp từ "
+               "cùng chỗ đó với các lựa chọn của người chơi được rút lại: số ván đổi kết quả "
+               "chỉ do may rủi. Con số có khoảng tin cậy chồng lên khoảng của «may rủi» được "
+               f"ghi «{CHANCE_MARK[0]}»." if placebo else ""))
 
 
 def frequency_figures(freq: Mapping[str, Mapping[str, Any]], row: Any,
                       table: Table) -> dict[str, Any]:
     """A question's frequencies as figures for the report's pictures
     (`chanspec.checks.report.figures`): the legend (`frequency_legend`), then per reading
-    (by its label) and per player the measures, each with its words, its rate per 10,000
-    hands, its 95% interval and its chance level when the findings measured one
-    (``floor_per_10000``, ``changed_floor_per_10000``; today's findings do not); and
+    (by its label) and per player and player count (`compute.measured`) the measures,
+    each with its words, its rate per 10,000 hands, its 95% interval and, for "changes
+    the result", its chance level: the placebo (``floor_per_10000``, ``floor_ci95``) and
+    whether the two intervals overlap (``chance``); and
     ``otherwise``, the greedy player's figures under each other reading the value's
     scenario rests on (`frequency_blame_line` in pictures), with the hands counted."""
     values = []
@@ -137,11 +169,8 @@ def frequency_figures(freq: Mapping[str, Mapping[str, Any]], row: Any,
         if not legend:
             legend = {"vi": frequency_legend(f, "vi"), "en": frequency_legend(f, "en")}
         players = []
-        for pf in (f, f.get("uniform")):
-            if pf is None:
-                continue
-            policy = pf.get("policy", "greedy")
-            players.append({"vi": _policy_name(policy, "vi"), "en": _policy_name(policy, "en"),
+        for pf in compute.measured(f):
+            players.append({"vi": who(pf, "vi"), "en": who(pf, "en"),
                             "measures": _measures(pf)})
         otherwise = []
         if f.get("blame"):  # the same figures under each other reading it rests on
@@ -167,7 +196,8 @@ def _measures(pf: Mapping[str, Any], stuck: bool = False) -> list[dict[str, Any]
     if "changed_per_10000" in pf:
         ms.append({"vi": "đổi kết quả ở", "en": "changes the result in",
                    "per_10000": pf["changed_per_10000"], "ci95": pf.get("changed_ci95"),
-                   "floor_per_10000": pf.get("changed_floor_per_10000")})
+                   "floor_per_10000": pf.get("placebo_per_10000"),
+                   "floor_ci95": pf.get("placebo_ci95"), "chance": bool(pf.get("chance"))})
     return ms
 
 
@@ -197,10 +227,9 @@ def frequency_blame_line(f: Mapping[str, Any], table: Table, lang: str) -> str:
             s = _rate(x, "stuck_per_10000", "stuck_ci95", lang)
             return f"{s} / 10.000 ván ({n} ván)" if vi else f"{s} in 10,000 hands ({n} hands)"
         up = _rate(x, "per_10000", "ci95", lang)
-        ch = _rate(x, "changed_per_10000", "changed_ci95", lang)
-        return (f"gặp ở {up}, đổi kết quả ở {ch} / 10.000 ván ({n} ván)" if vi else
-                f"comes up in {up} and changes the result in {ch} in 10,000 hands "
-                f"({n} hands)")
+        ch = changed_text(x, lang)
+        return (f"gặp ở {up}, {ch} / 10.000 ván ({n} ván)" if vi else
+                f"comes up in {up} and {ch} in 10,000 hands ({n} hands)")
 
     k = "vi" if vi else "en"
     if vi:
@@ -247,34 +276,48 @@ def blame_line(b: Mapping[str, Any] | None, table: Table) -> tuple[str, str, str
             f"if {en} ({tried_en} tried).", ids)
 
 
+def searched_text(searched: Sequence[Mapping[str, Any]], lang: str) -> str:
+    """The full-size trial hands a witness was looked for in (``full_search``), in words:
+    ``800 ván của người chơi tham, 4 người; …``."""
+    parts = [f"{number(x['hands'], lang)} {'hands by' if lang == 'en' else 'ván của'} "
+             f"{who(x, lang)}" for x in searched]
+    return "; ".join(parts)
+
+
 def scale_note(w: Mapping[str, Any], fallback: bool = False,
-               table: Table | None = None) -> tuple[str, str, str]:
+               table: Table | None = None,
+               searched: Sequence[Mapping[str, Any]] = ()) -> tuple[str, str, str]:
     """(vi, en, ids): which game the scenario is a hand of (`fallback`: a scaled-down one
-    shown because no trial hand of the full-size game reached the choice; `table`: whose
-    full-size game, when it is not the family's)."""
+    shown because no trial hand of the full-size game reached the choice, `searched`:
+    the trial hands looked at, ``full_search``; `table`: whose full-size game, when it is
+    not the family's)."""
     n = len(w["path"])
+    pol = w.get("policy", "greedy")
     if w["scale"] == scale.FULL and table is not None and table.id != "family":
         return (f"Một ván đủ cỡ của bảng «{table.title_vi}» ({w['players']} người, đủ bộ "
-                f"bài) trong các ván chơi thử, người chơi tham; chỉ kể {number(n, 'vi')} "
-                f"nước đầu.",
+                f"bài) trong các ván chơi thử, {_policy_name(pol, 'vi')}; chỉ kể "
+                f"{number(n, 'vi')} nước đầu.",
                 f"A full-size hand of «{table.title_en}» ({w['players']} players, the whole "
-                f"deck), one of the trial hands, greedy player; its first {number(n, 'en')} "
-                f"moves only.",
-                f"hand {w['hand']}, seed {w['seed']}")
+                f"deck), one of the trial hands, {_policy_name(pol, 'en')}; its first "
+                f"{number(n, 'en')} moves only.",
+                f"hand {w['hand']}, seed {w['seed']}, {pol}")
     if w["scale"] == scale.FULL:
         return (f"Một ván đủ cỡ của gia đình ({w['players']} người, đủ bộ bài) trong các ván "
-                f"chơi thử, người chơi tham; chỉ kể {number(n, 'vi')} nước đầu.",
+                f"chơi thử, {_policy_name(pol, 'vi')}; chỉ kể {number(n, 'vi')} nước đầu.",
                 f"A hand of the family's own game ({w['players']} players, the whole deck), "
-                f"one of the trial hands, greedy player; its first {number(n, 'en')} "
-                f"moves only.",
-                f"hand {w['hand']}, seed {w['seed']}")
+                f"one of the trial hands, {_policy_name(pol, 'en')}; its first "
+                f"{number(n, 'en')} moves only.",
+                f"hand {w['hand']}, seed {w['seed']}, {pol}")
     sc = scale.ALL_SCALES.get(w["scale"])
     if sc is None:
         return "", "", str(w["scale"])
     if fallback:
+        svi = f": {searched_text(searched, 'vi')}" if searched else ""
+        sen = f": {searched_text(searched, 'en')}" if searched else ""
         return (f"Một ván thu nhỏ (không ván đủ cỡ nào trong các ván chơi thử đi tới lựa chọn "
-                f"này): {sc.vi}.",
-                f"A scaled-down game (no full-size trial hand reached this choice): {sc.en}.",
+                f"này{svi}): {sc.vi}.",
+                f"A scaled-down game (no full-size trial hand reached this choice{sen}): "
+                f"{sc.en}.",
                 sc.name)
     return f"Một ván thu nhỏ: {sc.vi}.", f"A scaled-down game: {sc.en}.", sc.name
 
@@ -314,7 +357,8 @@ def finding_objects(doc: Mapping[str, Any], table: Table,
         notes: list[tuple[str, str]] = [("question", _row_ids(row)),
                                         ("try", f"--option {rid}=…")]
         if w is not None:
-            nvi, nen, nid = scale_note(w, fallback=w is small, table=table)
+            nvi, nen, nid = scale_note(w, fallback=w is small, table=table,
+                                       searched=q.get("full_search") or ())
             steps_vi = [nvi] + [str(s["action_vi"]) for s in w["steps"]]
             steps_en = [nen] + [str(s["action_en"]) for s in w["steps"]]
             eff = {k: questions.Effect(v["vi"], v["en"]) for k, v in w["effects"].items()}
@@ -338,6 +382,11 @@ def finding_objects(doc: Mapping[str, Any], table: Table,
             steps_en = [f"No scenario found in which the readings allow different actions or "
                         f"give different results ({number(pairs, 'en')} state pairs compared "
                         f"in {len(q['searches'])} searches, {exhaustive} exhaustive)."]
+            if q.get("full_search"):
+                steps_vi[0] += (" Không ván đủ cỡ nào trong các ván chơi thử đi tới lựa chọn "
+                                f"này: {searched_text(q['full_search'], 'vi')}.")
+                steps_en[0] += (" No full-size trial hand reached this choice: "
+                                f"{searched_text(q['full_search'], 'en')}.")
             notes.append(("searched", ", ".join(f"{s['value']}@{s['scale']}"
                                                 for s in q["searches"])))
             if rid in session_rows(table):
@@ -354,16 +403,18 @@ def finding_objects(doc: Mapping[str, Any], table: Table,
                 continue
             searched = [s for s in q["searches"] if s["value"] == v]
             f = freq.get(v)
-            if searched and not any(s["found"] for s in searched) and f and not f["diverged"]:
+            if (searched and not any(s["found"] for s in searched) and f
+                    and not any(pf["diverged"] for pf in compute.measured(f))):
                 pairs = sum(s["pairs"] for s in searched)
+                hands = sum(int(pf["hands"]) for pf in compute.measured(f))
                 eff[v] = questions.Effect(
                     f"Không tìm thấy tình huống nào mà «{row.label(v, 'vi')}» khác mặc định "
                     f"«{row.label(row.default or '', 'vi')}»: đã so {number(pairs, 'vi')} cặp "
-                    f"trạng thái và {number(f['hands'], 'vi')} ván đủ cỡ. Trong những gì đã "
+                    f"trạng thái và {number(hands, 'vi')} ván đủ cỡ. Trong những gì đã "
                     f"tìm, lựa chọn này không làm thay đổi gì.",
                     f"No scenario found in which «{row.label(v, 'en')}» differs from the "
                     f"default «{row.label(row.default or '', 'en')}»: compared "
-                    f"{number(pairs, 'en')} state pairs and {number(f['hands'], 'en')} "
+                    f"{number(pairs, 'en')} state pairs and {number(hands, 'en')} "
                     f"full-size hands. As far as searched, this choice changes nothing.")
         fvi, fen = [], []
         for v in [x for x in row.values if x in freq]:
@@ -383,8 +434,8 @@ def finding_objects(doc: Mapping[str, Any], table: Table,
             notes.append(("depends on", bl[2]))
         out[rid] = questions.Finding(
             blame_vi=None if bl is None else bl[0], blame_en=None if bl is None else bl[1],
-            weight=max((float(f.get("changed_per_10000", 0.0)) for f in freq.values()),
-                       default=0.0),
+            weight=max((float(pf.get("changed_per_10000", 0.0)) for f in freq.values()
+                        for pf in compute.measured(f)), default=0.0),
             steps_vi=steps_vi, steps_en=steps_en,
             frequency_vi="\n".join(fvi) or None, frequency_en="\n".join(fen) or None,
             frequency_blame_vi=fbvi or None, frequency_blame_en=fben or None,
@@ -419,7 +470,8 @@ def report_findings(doc: Mapping[str, Any] | None, table: Table) -> dict[str, di
         if found:
             d["scenarios"] = []
             for x in found:
-                nvi, nen, _ = scale_note(x, fallback=len(found) == 1, table=table)
+                nvi, nen, _ = scale_note(x, fallback=len(found) == 1, table=table,
+                                         searched=q.get("full_search") or ())
                 a, b = x["value_a"], x["value_b"]
                 d["scenarios"].append({
                     "steps": x["steps"], "players": x["players"],
@@ -470,11 +522,59 @@ def _option_words(table: Table, opts: str, lang: str) -> str:
                                                                            "en"))
 
 
+def scenario_counts(doc: Mapping[str, Any], table: Table) -> dict[str, list[str]]:
+    """The open questions by the scenario the findings give them: ``full`` (a hand of the
+    full-size game), ``scaled`` (only a scaled-down game), ``none``; ids in table order.
+    What OPEN_QUESTIONS.md says every question has, and what tests/test_readme_claims.py
+    checks the README's words against."""
+    out: dict[str, list[str]] = {"full": [], "scaled": [], "none": [], "both": []}
+    qs = doc.get("questions", {})
+    for row in questions.question_rows(table):
+        q = qs.get(row.id) or {}
+        kind = "full" if q.get("full_witness") else "scaled" if q.get("witness") else "none"
+        out[kind].append(row.id)
+        if q.get("full_witness") and q.get("witness"):
+            out["both"].append(row.id)
+    return out
+
+
+def scenario_summary(doc: Mapping[str, Any], table: Table, lang: str = "vi") -> list[str]:
+    """Markdown: how many questions have a full-size hand, only a scaled-down game, or no
+    scenario (those named), and the full-size trial hands searched."""
+    c = scenario_counts(doc, table)
+    if not doc.get("questions"):
+        return []
+    lbl = questions.label
+    n = len(c["full"]) + len(c["scaled"]) + len(c["none"])
+    none = ", ".join(f"[{_one_title(table, r, 'vi')}](#{r})" for r in c["none"]) or "—"
+    none_en = ", ".join(f"[{_one_title(table, r, 'en')}](#{r})" for r in c["none"]) or "—"
+    searched = next((q.get("full_search") for q in doc["questions"].values()
+                     if q.get("full_search")), None) or []
+    vi = (f"Trong {number(n, 'vi')} câu hỏi: {number(len(c['full']), 'vi')} có một ván đủ cỡ "
+          f"làm tình huống ({number(len(c['both']), 'vi')} trong số đó có cả một ván thu "
+          f"nhỏ), {number(len(c['scaled']), 'vi')} chỉ có một ván thu nhỏ, "
+          f"{number(len(c['none']), 'vi')} không có tình huống nào ({none}).")
+    en = (f"Of the {number(n, 'en')} questions, {number(len(c['full']), 'en')} have a hand of "
+          f"the full-size game as scenario ({number(len(c['both']), 'en')} of them also a "
+          f"scaled-down game), {number(len(c['scaled']), 'en')} only a "
+          f"scaled-down game, {number(len(c['none']), 'en')} no scenario ({none_en}).")
+    if searched:
+        vi += f" Các ván đủ cỡ đã xem: {searched_text(searched, 'vi')}."
+        en += f" Full-size trial hands searched: {searched_text(searched, 'en')}."
+    return ["", '<a id="scenarios"></a>',
+            f"## {lbl(lang, 'Tình huống của các câu hỏi', 'Scenarios of the questions')}",
+            "", questions.text(lang, vi, en, " ")]
+
+
+def _one_title(table: Table, rid: str, lang: str) -> str:
+    return " ".join(table.rows[rid].title(lang).split())
+
+
 def extra_sections(doc: Mapping[str, Any], table: Table, lang: str = "vi") -> list[str]:
     """Markdown for what the checker found beyond the table's rows, and the hand counts."""
     en = lang == "en"
     lbl = questions.label
-    out: list[str] = []
+    out: list[str] = scenario_summary(doc, table, lang)
     if doc.get("extra"):
         out += ["", f"## {lbl(lang, 'Máy kiểm tra tìm thêm', 'Found by the checker')}"]
     for e in doc.get("extra", []):

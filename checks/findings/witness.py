@@ -17,12 +17,25 @@ wins, win or draw), is a *divergence*; the actions leading to it are its witness
   first change was (a win allowed or refused, an eat, a chíu, a discard, a fault, a
   deadlock...).  Play is a fixed greedy-random policy: a seat
   that may win does, chíu is taken with probability 0.9, eating with 0.8 (a random
-  partner), discards are uniform.  Every game is ``random.Random(seed * 1_000_003 + i)``
+  partner), discards are uniform.  Every deal is ``random.Random(seed * 1_000_003 + i)``
   so any hand can be replayed from the printed seed and its number.
+
+Causal frequencies (common random numbers).  The randomness of each decision is not
+drawn from a stream shared by the whole hand: it comes from a hash (`decision_seed`,
+blake2b) of the hand's seed and number, a salt, the seat deciding, what that seat sees
+(its concealed cards, every laid group and dead card, the card on offer and its gate,
+the nọc left) and the actions it may take.  So the same situation gets the
+same choice under both readings, whatever happened before, and a reading that changes
+nothing after the parting point changes no result.  Beside each figure a *placebo*:
+the table's own value played on from the same parting point with another salt (the
+decisions perturbed from there on, nothing else); how often that alone changes the
+result is how much of the figure chance could make (`indistinguishable`).
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import multiprocessing
 import random
 import time
@@ -264,12 +277,16 @@ def _search_many(rules_a: Rules, alts: Sequence[Rules], deals: Sequence[Deal], b
 # --------------------------------------------------------------------------- frequency
 
 
-def policy(st: State, rng: random.Random) -> Action:
-    """The greedy player (see the module doc): wins, chíu, eats whenever it can."""
+def _mine(st: State) -> tuple[int, list[Action]]:
+    """The seat that decides now (the first pending one, or the seat to act) and the
+    actions it may take (a timeout only when it has nothing else)."""
     acts = st.legal_actions()
     pend = st.pending()
     seat = pend[0] if pend else acts[0].seat
-    mine = [a for a in acts if a.seat == seat and a.kind != "timeout"] or acts
+    return seat, [a for a in acts if a.seat == seat and a.kind != "timeout"] or acts
+
+
+def _greedy(mine: Sequence[Action], rng: random.Random) -> Action:
     wins = [a for a in mine if a.kind in WIN]
     if wins:
         return wins[0]
@@ -282,17 +299,73 @@ def policy(st: State, rng: random.Random) -> Action:
     passes = [a for a in mine if a.kind == "pass"]
     if passes:
         return passes[0]
-    return rng.choice(mine)
+    return rng.choice(list(mine))
+
+
+def _uniform(mine: Sequence[Action], rng: random.Random) -> Action:
+    return rng.choice(list(mine))
+
+
+def policy(st: State, rng: random.Random) -> Action:
+    """The greedy player (see the module doc): wins, chíu, eats whenever it can."""
+    return _greedy(_mine(st)[1], rng)
 
 
 def uniform(st: State, rng: random.Random) -> Action:
     """The uniform random player: the first pending seat (or the seat to act) picks any of
     its legal actions with equal chance."""
-    acts = st.legal_actions()
-    pend = st.pending()
-    seat = pend[0] if pend else acts[0].seat
-    mine = [a for a in acts if a.seat == seat and a.kind != "timeout"] or acts
-    return rng.choice(mine)
+    return _uniform(_mine(st)[1], rng)
+
+
+_CHOOSERS: dict[str, Callable[[Sequence[Action], random.Random], Action]] = {
+    "greedy": _greedy, "uniform": _uniform}
+
+
+def hand_key(seed: int, i: int) -> bytes:
+    """The key of hand `i` of a run of seed `seed`: what every decision hash starts with."""
+    return f"chanspec-crn:{seed}:{i}".encode()
+
+
+def observation(st: State, seat: int, mine: Sequence[Action]) -> bytes:
+    """What `seat` sees and may do, canonically encoded (stable across processes: no
+    salted hash, sets sorted): the phase, its concealed cards, every seat's laid groups
+    and dead cards, the card on offer (its gate, source and turn), the nọc left and its
+    legal actions.  Not the machine's bookkeeping behind them (the bans it records, which
+    rows they cite): a seat sees a ban only as an action it may not take, so two readings
+    that allow the same see the same."""
+    w = st.window
+    wkey = b"-" if w is None else repr((w.card, w.gate, w.source, w.turn)).encode()
+    laid = b";".join(b",".join(sorted(bytes(g.faces) for g in gs)) for gs in st.laid)
+    return b"|".join((st.phase.encode(), b"%d" % seat, bytes(st.hands[seat]).hex().encode(),
+                      laid.hex().encode(), b";".join(bytes(sorted(d)).hex().encode()
+                                                  for d in st.dead),
+                      wkey, b"%d" % st.noc_left(),
+                      " ".join(sorted(map(_code, mine))).encode()))
+
+
+@functools.cache
+def _code(a: Action) -> str:
+    return a.code()
+
+
+def decision_seed(key: bytes, salt: int, obs: bytes) -> int:
+    """The seed of one decision: blake2b of the hand's key, the salt and the observation."""
+    h = hashlib.blake2b(key, digest_size=16)
+    h.update(b"|%d|" % salt)
+    h.update(obs)
+    return int.from_bytes(h.digest(), "big")
+
+
+def decide(st: State, policy: str, key: bytes, salt: int = 0) -> Action:
+    """The choice of `policy` (a key of `POLICIES`) in `st`, its randomness drawn from
+    the hash of (`key`, `salt`, the deciding seat's `observation`): the same seat seeing
+    the same and allowed the same gets the same choice, in any world."""
+    seat, mine = _mine(st)
+    if len(mine) == 1:
+        return mine[0]
+    mine = sorted(mine, key=_code)  # the same set, the same order, in any world
+    rng = random.Random(decision_seed(key, salt, observation(st, seat, mine)))
+    return _CHOOSERS[policy](mine, rng)
 
 
 POLICIES: dict[str, Callable[[State, random.Random], Action]] = {
@@ -336,14 +409,29 @@ def classify(only_a: Sequence[Action], only_b: Sequence[Action], ra: Any, rb: An
     return "other"
 
 
+def overlaps(a: Sequence[float], b: Sequence[float]) -> bool:
+    """Whether two intervals ``[lo, hi]`` share a point."""
+    return a[0] <= b[1] and b[0] <= a[1]
+
+
+def indistinguishable(changed: int, placebo: int, hands: int) -> bool:
+    """Whether a "changes the result" count is not distinguishable from chance: its 95%
+    interval overlaps that of the placebo (the same hands, the table's own value played
+    on from the same parting points with the decisions perturbed)."""
+    return overlaps(wilson(changed, hands), wilson(placebo, hands))
+
+
 @dataclass
 class Frequency:
     key: str  # option=value
     hands: int
     seed: int
     policy: str = "greedy"
+    players: int = 4
     diverged: int = 0  # hands in which the choice comes up (legal actions or result differ)
     changed: int = 0  # hands whose result (winner, or drawn) differs when played under it
+    placebo: int = 0  # hands whose result differs when the default is played on from the
+    # same parting point with the decisions perturbed (another salt): chance alone
     stuck: int = 0  # hands that, played under it from the start, end stuck (a deadlock)
     kinds: Counter[str] = field(default_factory=Counter)
     first: tuple[int, int] | None = None  # (hand number, step) of the earliest divergence
@@ -360,11 +448,14 @@ class Frequency:
             return [round(10_000 * lo, 1), round(10_000 * hi, 1)]
 
         return {"option": self.key, "hands": self.hands, "seed": self.seed,
-                "policy": self.policy,
+                "policy": self.policy, "players": self.players,
                 "diverged": self.diverged, "per_10000": per(self.diverged),
                 "ci95": ci(self.diverged),
                 "changed": self.changed, "changed_per_10000": per(self.changed),
                 "changed_ci95": ci(self.changed),
+                "placebo": self.placebo, "placebo_per_10000": per(self.placebo),
+                "placebo_ci95": ci(self.placebo),
+                "chance": indistinguishable(self.changed, self.placebo, self.hands),
                 "stuck": self.stuck, "stuck_per_10000": per(self.stuck),
                 "stuck_ci95": ci(self.stuck),
                 "kinds": dict(sorted(self.kinds.items())),
@@ -372,13 +463,13 @@ class Frequency:
 
 
 _FW: dict[str, Any] = {}
+PLACEBO_SALT = 1  # the salt of the placebo's decisions from the parting point on
 
 
-def _play_out(st: State, rng: random.Random,
-              choose: Callable[[State, random.Random], Action]) -> Any:
-    """`st` played on to the end: its result."""
+def _play_out(st: State, policy: str, key: bytes, salt: int = 0) -> Any:
+    """`st` played on to the end by `policy` (decisions hashed with `salt`): its result."""
     while not st.is_terminal() and st.legal_actions():
-        st.apply(choose(st, rng), check=False)  # chosen from its legal actions
+        st.apply(decide(st, policy, key, salt), check=False)  # one of its legal actions
     return _result(st)
 
 
@@ -390,23 +481,34 @@ def _result(st: State) -> Any:
     return (o.get("result"), o.get("winner"))
 
 
-def _one_hand(i: int) -> tuple[list[tuple[int, str, bool, bool] | None], str]:
+def hand_deal(rules: Rules, seed: int, i: int) -> Deal:
+    """The deal of hand `i` of a run of seed `seed`."""
+    return deal_random(rules, random.Random(seed * 1_000_003 + i).randrange(2**62))
+
+
+Row = tuple[int, str, bool, bool, bool]  # step, kind, changed, stuck, placebo changed
+
+
+def _one_hand(i: int) -> tuple[list[Row | None], str]:
     """Hand `i` under the defaults with a shadow under each alternative: for each, None
     when the choice never came up, else (step, kind of the first change, whether the
-    hand played under the alternative from the start ends with another result, and
-    whether it ends stuck)."""
+    hand played under the alternative from the start ends with another result, whether
+    it ends stuck, and whether the placebo -- the defaults played on from the same
+    parting point with the decisions perturbed -- ends with another result)."""
     rules: Rules = _FW["rules"]
     alts: list[tuple[str, Rules]] = _FW["alts"]
     seed: int = _FW["seed"]
-    choose = POLICIES[_FW["policy"]]
-    rng = random.Random(seed * 1_000_003 + i)
-    deal = deal_random(rules, rng.randrange(2**62))
+    pol: str = _FW["policy"]
+    key = hand_key(seed, i)
+    deal = hand_deal(rules, seed, i)
     st = State(rules, deal)
     shadows: list[State | None] = [State(r, deal) for _, r in alts]
     first: list[tuple[int, str] | None] = [None] * len(alts)
-    # where each alternative parted ways: its state and the random stream at that point,
-    # so that playing on from there is playing the hand under it from the start
-    parted: list[tuple[State, Any] | None] = [None] * len(alts)
+    # where each alternative parted ways: its state there (the decisions depend on what
+    # each seat sees only, so playing on from there is playing the hand under it from
+    # the start), and the default's state at each parting step, for the placebo
+    parted: list[State | None] = [None] * len(alts)
+    at_step: dict[int, State] = {}
     step = 0
     while True:
         obs = observe(st)
@@ -420,11 +522,13 @@ def _one_hand(i: int) -> tuple[list[tuple[int, str, bool, bool] | None], str]:
                 if ob == obs:  # restriction-mode=penalise: a fault under one reading only
                     ra = ("fault", [])
                 first[j] = (step, classify(tuple(la - lb), tuple(lb - la), ra, rb))
-                parted[j] = (sh, rng.getstate())
+                parted[j] = sh
                 shadows[j] = None
+                if step not in at_step:
+                    at_step[step] = st.copy()
         if st.is_terminal() or not obs[0]:
             break
-        a = choose(st, rng)
+        a = decide(st, pol, key)
         # `a` is legal here, and in every shadow still in play: they allow the same
         st.apply(a, check=False)
         for sh in shadows:
@@ -433,16 +537,15 @@ def _one_hand(i: int) -> tuple[list[tuple[int, str, bool, bool] | None], str]:
         step += 1
     end = str((st.outcome() or {}).get("result")) if st.is_terminal() else _stuck(st)
     mine = _result(st)
-    out: list[tuple[int, str, bool, bool] | None] = []
+    placebo = {k: _play_out(s0, pol, key, PLACEBO_SALT) != mine for k, s0 in at_step.items()}
+    out: list[Row | None] = []
     for j, f in enumerate(first):
         pj = parted[j]
         if f is None or pj is None:  # never came up: the same hand, the same result
             out.append(None)
             continue
-        alt_rng = random.Random()
-        alt_rng.setstate(pj[1])
-        theirs = _play_out(pj[0], alt_rng, choose)
-        out.append((f[0], f[1], theirs != mine, theirs[0] == "stuck"))
+        theirs = _play_out(pj, pol, key)
+        out.append((f[0], f[1], theirs != mine, theirs[0] == "stuck", placebo[f[0]]))
     return out, end
 
 
@@ -460,8 +563,10 @@ def frequency(rules: Rules, alts: Sequence[tuple[str, Rules]], hands: int, seed:
     shadowed under each alternative.
 
     Returns the per-alternative counts (how often the choice comes up; how often playing
-    the same hand, same deal and same random stream, under the alternative ends with
-    another result, and how often it ends stuck), how the default games ended (win, draw,
+    the same hand, same deal and the same decision hashes (`decide`), under the
+    alternative ends with another result; how often the placebo does, the defaults played
+    on from the same parting point with the decisions perturbed; and how often it ends
+    stuck), how the default games ended (win, draw,
     or the kind of deadlock) and, for each kind of deadlock, the first hand number that
     hit it.
     `progress(done, hands)` is called after every hand (in order)."""
@@ -473,7 +578,7 @@ def _frequency(rules: Rules, alts: Sequence[tuple[str, Rules]], hands: int, seed
                workers: int, progress: Callable[[int, int], None] | None, policy: str,
                ) -> tuple[list[Frequency], Counter[str], dict[str, int]]:
     _FW.update(rules=rules, alts=list(alts), seed=seed, policy=policy)
-    out = [Frequency(k, hands, seed, policy) for k, _ in alts]
+    out = [Frequency(k, hands, seed, policy, rules.variant.players) for k, _ in alts]
     first_end: dict[str, int] = {}
     rows = []
     if workers > 1:
@@ -502,20 +607,25 @@ def _frequency(rules: Rules, alts: Sequence[tuple[str, Rules]], hands: int, seed
             fr.diverged += 1
             fr.changed += f[2]
             fr.stuck += f[3]
+            fr.placebo += f[4]
             fr.kinds[f[1]] += 1
             if fr.first is None or f[0] < fr.first[1]:
                 fr.first = (i, f[0])
     return out, ends, first_end
 
 
-def replay_hand(rules: Rules, seed: int, i: int, steps: int) -> tuple[Deal, list[Action]]:
-    """The deal and first `steps` actions of hand `i` of a `frequency` run."""
-    rng = random.Random(seed * 1_000_003 + i)
-    deal = deal_random(rules, rng.randrange(2**62))
+def replay_hand(rules: Rules, seed: int, i: int, steps: int, policy: str = "greedy"
+                ) -> tuple[Deal, list[Action]]:
+    """The deal and first `steps` actions of hand `i` of a `frequency` run of `policy`
+    (fewer when the hand is over, or stuck, before)."""
+    key = hand_key(seed, i)
+    deal = hand_deal(rules, seed, i)
     st = State(rules, deal)
     acts = []
     for _ in range(steps):
-        a = policy(st, rng)
+        if st.is_terminal() or not st.legal_actions():
+            break
+        a = decide(st, policy, key)
         acts.append(a)
         st.apply(a)
     return deal, acts

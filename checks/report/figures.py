@@ -6,11 +6,13 @@ family reads "81 of every 100 hands" from a 10×10 grid faster than "8.133 (7.99
 with the chance level marked when the findings give one, and `figure_html` sets the
 numbers beside it, with an accessible text.
 
-The chance level is the share a reading would show by chance alone: the *reshuffle
-floor*, the rate at which two readings seem to part on hands merely dealt again.  The
-saved findings (OPEN_QUESTIONS*.json) do not measure it today; a frequency mapping that
-carries ``floor_per_10000`` gets the mark, and one without it gets none (and its text
-says that no chance level was measured), rather than a mark made up here.
+The chance level of "changes the result" is its *placebo* (checks/findings/witness.py):
+the table's own reading played on from the same parting points with the players' choices
+drawn afresh, i.e. how often chance alone changes the result.  A measure that carries
+``floor_per_10000`` (and ``floor_ci95``) gets the mark and the placebo's figure beside
+its own, and, when the two 95% intervals overlap (``chance``), the words
+`render.CHANCE_MARK`; one without it (how often a choice comes up) gets none, and its
+text says that no chance level applies, rather than a mark made up here.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from chanspec.checks.findings.render import whole
+from chanspec.checks.findings.render import CHANCE_MARK, whole
 from chanspec.checks.report.markup import bi, esc
 
 SIDE = 10        # squares per row and per column
@@ -74,18 +76,27 @@ def _range(m: Mapping[str, Any], lang: str) -> str:
     return f"{whole(lo, lang)}–{whole(hi, lang)}"
 
 
+def _floor_range(m: Mapping[str, Any], lang: str) -> str:
+    lo, hi = m.get("floor_ci95") or (m["floor_per_10000"], m["floor_per_10000"])
+    return f"{whole(lo, lang)}–{whole(hi, lang)}"
+
+
 def figure_text(m: Mapping[str, Any], lang: str) -> str:
     """The picture in words: the measure, its share of 100 and its figure per 10,000
-    with the 95% interval, and the chance level (or that there is none)."""
+    with the 95% interval, and the chance level (the placebo, with its interval, and the
+    chance mark when the intervals overlap) or that there is none."""
     n = filled_squares(m["per_10000"])
     floor = m.get("floor_per_10000")
+    mark = f", {CHANCE_MARK[1 if lang == 'en' else 0]}" if m.get("chance") else ""
     if lang == "en":
-        chance = (f"; by chance alone about {filled_squares(floor)} in 100" if floor is not None
-                  else "; no chance level measured")
+        chance = (f"; by chance alone (placebo) about {filled_squares(floor)} in 100 "
+                  f"({whole(floor, 'en')} in 10,000, {_floor_range(m, 'en')}){mark}"
+                  if floor is not None else "; no chance level measured")
         return (f"{m['en']} about {n} of every 100 hands ({whole(m['per_10000'], 'en')} in "
                 f"10,000, 95% interval {_range(m, 'en')}){chance}")
-    chance = (f"; do may rủi chừng {filled_squares(floor)} trên 100" if floor is not None
-              else "; chưa đo mức may rủi")
+    chance = (f"; do may rủi chừng {filled_squares(floor)} trên 100 ({whole(floor, 'vi')} "
+              f"trên 10.000, {_floor_range(m, 'vi')}){mark}"
+              if floor is not None else "; chưa đo mức may rủi")
     return (f"{m['vi']} khoảng {n} trên 100 ván ({whole(m['per_10000'], 'vi')} trên 10.000 "
             f"ván, khoảng tin cậy 95% {_range(m, 'vi')}){chance}")
 
@@ -100,6 +111,14 @@ def figure_html(m: Mapping[str, Any]) -> str:
     nums = bi(f"{m['vi']} ~{n}/100 ván", f"{m['en']} ~{n}/100 hands")
     fine = bi(f"{whole(m['per_10000'], 'vi')} / 10.000 ({_range(m, 'vi')})",
               f"{whole(m['per_10000'], 'en')} in 10,000 ({_range(m, 'en')})")
+    if m.get("floor_per_10000") is not None:  # the placebo beside the figure
+        fine += " " + bi(f"may rủi {whole(m['floor_per_10000'], 'vi')} "
+                         f"({_floor_range(m, 'vi')})",
+                         f"placebo {whole(m['floor_per_10000'], 'en')} "
+                         f"({_floor_range(m, 'en')})")
+    if m.get("chance"):
+        fine += f' <span class="chance">{bi(*CHANCE_MARK)}</span>'
+
     return (f'<figure class="freqfig" role="group" aria-label="{esc(tvi)}" '
             f'data-label-vi="{esc(tvi)}" data-label-en="{esc(ten)}">{svg}'
             f'<figcaption><span class="big">{nums}</span> <span class="fine">{fine}</span>'
