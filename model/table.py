@@ -239,6 +239,9 @@ class Row:
     # report: required on every row (`WORDING_KEYS`: words only, not in the findings' digest)
     title_vi: str = ""
     title_en: str = ""
+    # the machine's own decisions this row states (ids from `chanspec audit`); not part
+    # of any digest (`AUDIT_KEYS`)
+    decides: tuple[str, ...] = ()
 
     def title(self, lang: str = "vi") -> str:
         """The row's short title in `lang` (``vi`` or ``en``); its id when it has none."""
@@ -502,7 +505,8 @@ class Table:
         logs name a table by it (saved findings use the same digest of the table with
         its decisions taken back and without its words, `without_wording`:
         `chanspec.checks.findings.compute.table_digest`)."""
-        text = json.dumps(self.data, sort_keys=True, ensure_ascii=False, default=str)
+        text = json.dumps(without_audit(self.data), sort_keys=True, ensure_ascii=False,
+                          default=str)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
     @property
@@ -671,7 +675,7 @@ def _parse_rows(ck: _Checker, data: Mapping[str, Any]) -> dict[str, Row]:
             where = r["id"]
         if not ck.keys(where, r, ["id", "section", "status", "vi", "en"],
                        ["default", "values", "found_by", "value", "decision", "locator",
-                        "title_vi", "title_en"]):
+                        "title_vi", "title_en", *AUDIT_KEYS]):
             continue
         rid = ck.typed(where, r, "id", str)
         for f in ("section", "vi", "en"):
@@ -741,6 +745,7 @@ def _parse_rows(ck: _Checker, data: Mapping[str, Any]) -> dict[str, Row]:
         if status in ("provisional", "open"):
             _require_words(ck, where, r, values, str(status))
         decisions = _parse_decisions(ck, where, r.get("decision"), values, status)
+        decides = _parse_decides(ck, where, r.get("decides", []))
         if rid is None:
             continue
         if not ID_RE.match(rid):
@@ -762,16 +767,48 @@ def _parse_rows(ck: _Checker, data: Mapping[str, Any]) -> dict[str, Row]:
             locator=locator,
             title_vi=str(r.get("title_vi") or ""),
             title_en=str(r.get("title_en") or ""),
+            decides=decides,
         )
     return rows
 
 
+def _parse_decides(ck: _Checker, where: str, raw: Any) -> tuple[str, ...]:
+    """A row's ``decides``: the ids of the machine's own decisions it states (the
+    inventory of ``chanspec audit``, docs/decisions.json).  Only their form is checked
+    here; whether each id is a decision the audit knows is checked by the audit and its
+    test (the loader does not import the audit)."""
+    if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
+        ck.add(where, "decides", f"expected a list of decision ids, found {raw!r}")
+        return ()
+    for x in raw:
+        if not DECISION_ID_RE.match(x):
+            ck.add(where, "decides", f"{x!r} is not a decision id like "
+                   "'game.State._window_options/cmp/1a2b3c4d' (chanspec audit lists them)")
+    if len(set(raw)) != len(raw):
+        ck.add(where, "decides", "a decision id is listed twice")
+    return tuple(raw)
+
+
 TITLE_FIELDS = ("title_vi", "title_en")
+# Keys of a ``[[rule]]`` row that only say what the audit of the machine's own decisions
+# found (`chanspec audit`): neither the machine nor the checker reads them, so they are
+# left out of the findings' digest (`without_wording`) and of `Table.digest`.
+AUDIT_KEYS = ("decides",)
+DECISION_ID_RE = re.compile(r"^[a-z0-9_]+\.[A-Za-z0-9_<>.]+/(cmp|drop|if)/[0-9a-f]{8}(#[0-9]+)?$")
 LABEL_FIELDS = ("label_vi", "label_en")
 # The keys of a ``[[rule]]`` row (and of its ``values`` entries and ``[[rule.decision]]``
 # entries) and of ``[ruleset]`` that hold only words shown to people: `without_wording`.
 WORDING_KEYS = frozenset({*TITLE_FIELDS, *LABEL_FIELDS, "vi", "en", "section", "locator",
-                          "note"})
+                          "note", *AUDIT_KEYS})
+
+
+def without_audit(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of table data without the rows' `AUDIT_KEYS` (what `Table.digest` hashes)."""
+    out = dict(data)
+    if isinstance(data.get("rule"), list):
+        out["rule"] = [{k: v for k, v in r.items() if k not in AUDIT_KEYS}
+                       if isinstance(r, Mapping) else r for r in data["rule"]]
+    return out
 
 
 def without_wording(data: Mapping[str, Any]) -> dict[str, Any]:
