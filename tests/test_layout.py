@@ -33,7 +33,9 @@ ALLOWED: dict[str, set[str]] = {
     "conform": {"model", "output"},
     "findings": {"model", "output", "explore", "oracles"},
     "report": {"model", "output", "explore", "oracles", "findings"},
-    "cli": {"model", "output", "explore", "oracles", "findings", "report", "conform"},
+    # the inventory of the machine's own decisions, by mutation (`chanspec audit`)
+    "audit": {"model", "output", "explore", "findings"},
+    "cli": {"model", "output", "explore", "oracles", "findings", "report", "conform", "audit"},
 }
 
 

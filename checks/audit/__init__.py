@@ -1,9 +1,4 @@
-"""The machine's own decisions, found by mutation (`chanspec audit`).
-
-`mutants` lists every condition of the audited modules (legality, claims, bans, wins,
-consequences, the classic table's declaration, payment and session) and writes each
-mutant's source; `play` plays seeded hands on the real and a mutated machine in
-lockstep and reports the first divergence; `inventory` runs every mutant, accounts for
-each decision (a row's ``decides``, a proposed row, an internal invariant) and writes
-``docs/decisions.md`` and ``docs/decisions.json``.
+"""The machine's own decisions, by mutation (`chanspec audit`): `mutants` changes one
+condition of an audited module at a time, `play` replays seeded hands on the real and the
+mutated machine in lockstep, `inventory` accounts for each decision (docs/decisions.md).
 """

@@ -42,7 +42,7 @@ from chanspec.checks.audit import play as pl
 
 RULESETS = ("family", "classic")
 DEFAULT_PLAYERS = {"family": (4, 5), "classic": (4,)}
-DEFAULT_HANDS = 60
+DEFAULT_HANDS = 30
 MUTANT_SECONDS = 60  # a mutant whose hands take longer loops for ever
 ROOT = Path(__file__).resolve().parent.parent.parent
 DOCS = ROOT / "docs"
@@ -408,3 +408,148 @@ def summary(entries: Sequence[dict[str, Any]]) -> dict[str, int]:
 
 def unaccounted(inv: dict[str, Any]) -> list[dict[str, Any]]:
     return [e for e in inv["mutants"] if e.get("accounted") == "unaccounted"]
+
+
+# ------------------------------------------------------------------ files
+
+JSON_PATH = DOCS / "decisions.json"
+MD_PATH = DOCS / "decisions.md"
+SHORT = 240  # characters of a result shown in the files
+
+
+def _short(x: Any) -> Any:
+    if x is None:
+        return None
+    text = x if isinstance(x, str) else json.dumps(x, ensure_ascii=False, default=str)
+    return text if len(text) <= SHORT else text[: SHORT - 1] + "…"
+
+
+def compact(inv: dict[str, Any]) -> dict[str, Any]:
+    """The inventory as committed: each mutant's class, and for a decision its first
+    divergence (the actions only one machine allows, or the two results, shortened)."""
+    out = []
+    for e in inv["mutants"]:
+        c: dict[str, Any] = {"id": e["id"], "class": e["class"],
+                             "where": f"{e['file']}:{e['line']}", "op": e["op"],
+                             "change": f"{e['original']}  →  {e['mutated']}"}
+        if e["class"] == "decision":
+            d = e["divergence"]
+            only_a, only_b = _differing(d)
+            first = {"config": d["config"], "hand": d["hand"], "step": d["step"],
+                     "what": d["what"]}
+            if d["what"] == "legal":
+                first["only_real"], first["only_mutant"] = only_a, only_b
+            else:
+                first["real"], first["mutant"] = _short(d["a"]), _short(d["b"])
+            c.update(first=first, cited=e["cited"], broken=e["broken"],
+                     packed_equal=e["packed_equal"], accounted=e["accounted"], by=e["by"])
+        out.append(c)
+    return {"about": "chanspec audit: the machine's own decisions, by mutation "
+                     "(docs/decisions.md says how to read it)",
+            "seed": inv["seed"], "hands": inv["hands"], "configs": inv["configs"],
+            "modules": inv["modules"], "summary": inv["summary"],
+            "stale_claims": inv["stale_claims"], "mutants": out}
+
+
+def markdown(c: dict[str, Any]) -> str:
+    """docs/decisions.md from the compact inventory."""
+    s = c["summary"]
+    lines = [
+        "# Quyết định riêng của máy / The machine's own decisions",
+        "",
+        "Sinh bởi `chanspec audit --write` — đừng sửa tay. / Written by "
+        "`chanspec audit --write`; do not edit.",
+        "",
+        "Mỗi điều kiện trong các module "
+        + ", ".join(f"`{m}`" for m in c["modules"])
+        + " được đổi một lần (phủ định phép so sánh, bỏ một vế của and/or, đảo nhánh if), "
+        "rồi chơi các ván có hạt giống trên máy thật và máy bị đổi cùng lúc. Một thay đổi "
+        "làm khác nước đi hợp lệ hay kết quả là một **quyết định**; mỗi quyết định phải "
+        "được một dòng luật nêu (`decides`), một dòng đề xuất "
+        "(`docs/decisions-proposed.toml`) hoặc một bất biến nội bộ giải thích.",
+        "",
+        "Each condition of those modules is changed once (a comparison negated, one operand "
+        "of and/or dropped, an if's branches swapped) and seeded hands are played on the "
+        "real and the mutated machine in lockstep. A change that alters the legal actions "
+        "or a result is a **decision**; each must be stated by a row (`decides`), by a "
+        "proposed row (`docs/decisions-proposed.toml`) or be an internal invariant the "
+        "mutant breaks.",
+        "",
+        f"Seed {c['seed']}, {c['hands']} hands per configuration "
+        f"({', '.join(c['configs'])}), greedy player of `checks/findings/witness.py`.",
+        "",
+        "| | count |",
+        "|---|---|",
+    ]
+    lines += [f"| {k} | {v:,} |" for k, v in s.items()]
+    if c["stale_claims"]:
+        lines += ["", "Ids listed by rows or proposals that no mutant has any more: "
+                  + ", ".join(f"`{x}`" for x in c["stale_claims"])]
+    dec = [m for m in c["mutants"] if m["class"] == "decision"]
+    for acc, head in (("unaccounted", "Decisions nothing states yet / chưa dòng nào nêu"),
+                      ("proposed", "Decisions of proposed rows / của dòng đề xuất"),
+                      ("row", "Decisions stated by rows / đã có dòng nêu"),
+                      ("invariant", "Internal invariants / bất biến nội bộ")):
+        mine = [m for m in dec if m["accounted"] == acc]
+        lines += ["", f"## {head} ({len(mine):,})", ""]
+        if not mine:
+            continue
+        lines += ["| id | where | change | first divergence | rows explain cites | by |",
+                  "|---|---|---|---|---|---|"]
+        for m in mine:
+            f = m["first"]
+            at = f"{f['config']} hand {f['hand']} step {f['step']}: {f['what']}"
+            if f["what"] == "legal":
+                at += (f"; real only {_cell(' '.join(f['only_real']) or '—')}"
+                       f"; mutant only {_cell(' '.join(f['only_mutant']) or '—')}")
+            elif f["what"] in ("crash", "endless"):
+                at += f"; {_cell(str(f['mutant']))}"
+            if m["packed_equal"] is False:
+                at += "; packed ≠ mutant"
+            lines.append(f"| `{m['id']}` | {m['where']} | `{_cell(m['change'])}` | {at} | "
+                         f"{', '.join(m['cited'][:6]) or '—'} | {', '.join(m['by']) or '—'} |")
+    for cls in ("not distinguished", "not reached"):
+        mine = [m for m in c["mutants"] if m["class"] == cls]
+        lines += ["", f"## {cls.capitalize()} ({len(mine):,})", "",
+                  ("The mutated lines ran in the sampled hands and nothing changed: dead for "
+                   "these hands, or equivalent." if cls == "not distinguished" else
+                   "The sampled hands never ran the mutated lines."), ""]
+        by_mod: dict[str, list[str]] = {}
+        for m in mine:
+            by_mod.setdefault(m["where"].rsplit(":", 1)[0], []).append(
+                f"{m['id'].split('/', 1)[0].split('.', 1)[1]}:{m['where'].rsplit(':', 1)[1]}")
+        for f, xs in by_mod.items():
+            lines.append(f"* `{f}` ({len(xs)}): " + ", ".join(xs))
+    return "\n".join(lines) + "\n"
+
+
+def _cell(text: str) -> str:
+    text = text.replace("|", "\\|").replace("\n", " ")
+    return text if len(text) <= 160 else text[:159] + "…"
+
+
+def write(c: dict[str, Any], folder: Path = DOCS) -> tuple[Path, Path]:
+    """Write decisions.json and decisions.md into `folder`, atomically."""
+    from chanspec.checks.output import write_atomic
+
+    jp, mp = folder / JSON_PATH.name, folder / MD_PATH.name
+    write_atomic(jp, json.dumps(c, ensure_ascii=False, indent=1) + "\n")
+    write_atomic(mp, markdown(c))
+    return jp, mp
+
+
+def committed() -> dict[str, Any] | None:
+    """The committed inventory (docs/decisions.json), None when there is none."""
+    if not JSON_PATH.exists():
+        return None
+    data: dict[str, Any] = json.loads(JSON_PATH.read_text(encoding="utf-8"))
+    return data
+
+
+def new_unaccounted(inv: dict[str, Any], known: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The unaccounted decisions of `inv` that the committed inventory `known` does not
+    already list as unaccounted: what a test refuses (the ones listed wait for a row, a
+    proposal or a fix, and are shown in docs/decisions.md)."""
+    listed = {m["id"] for m in (known or {}).get("mutants", [])
+              if m.get("accounted") == "unaccounted"}
+    return [e for e in unaccounted(inv) if e["id"] not in listed]

@@ -57,8 +57,15 @@ def module_name(short: str) -> str:
     raise LookupError(f"audited module {short!r} is in none of {', '.join(HOMES)}")
 
 
+# scratch copies that stand for audited modules (tests plant conditions in them):
+# short name → file; every world, the real machine's too, is built from them
+OVERRIDE: dict[str, Path] = {}
+
+
 def module_path(short: str) -> Path:
     """The source file of audited module `short`."""
+    if short in OVERRIDE:
+        return OVERRIDE[short]
     spec = importlib.util.find_spec(module_name(short))
     assert spec is not None and spec.origin is not None
     return Path(spec.origin)
@@ -133,6 +140,7 @@ class _Sites(ast.NodeTransformer):
         returns the node with `mutate(node, k)` applied when the target is variant k."""
         first = self.n
         self.n += len(variants)
+        last = self.n  # the children's sites come after
         shown = at if at is not None else node
         if self.target is None:
             for k, (detail, key) in enumerate(variants):
@@ -146,7 +154,7 @@ class _Sites(ast.NodeTransformer):
                                    "top_level": not self._in_function()})
         if children:
             self.generic_visit(node)
-        if self.target is not None and first <= self.target < self.n:
+        if self.target is not None and first <= self.target < last:
             return mutate(node, self.target - first)
         return node
 

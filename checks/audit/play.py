@@ -106,23 +106,24 @@ def rebuilt_modules() -> set[str]:
 
 
 class _Replace(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Imports one module from a given code object instead of its file."""
+    """Imports some modules from given code objects instead of their files."""
 
-    def __init__(self, name: str, code: types.CodeType, origin: str):
-        self.name, self.code, self.origin = name, code, origin
+    def __init__(self, codes: dict[str, tuple[types.CodeType, str]]):
+        self.codes = codes
 
     def find_spec(self, fullname: str, path: Any, target: Any = None
                   ) -> importlib.machinery.ModuleSpec | None:
-        if fullname != self.name:
+        if fullname not in self.codes:
             return None
-        return importlib.util.spec_from_loader(fullname, self, origin=self.origin)
+        return importlib.util.spec_from_loader(fullname, self, origin=self.codes[fullname][1])
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> None:
         return None
 
     def exec_module(self, module: types.ModuleType) -> None:
-        module.__file__ = self.origin
-        exec(self.code, module.__dict__)
+        code, origin = self.codes[module.__name__]
+        module.__file__ = origin
+        exec(code, module.__dict__)
 
 
 @dataclass
@@ -145,11 +146,15 @@ def build_world(mutant: mut.Mutant | None = None) -> World:
         _REBUILT.extend(sorted(rebuilt_modules()))
     # names and code first: looking a name up imports its package
     names = {s: mut.module_name(s) for s in mut.AUDITED}
-    finder = None
+    codes: dict[str, tuple[types.CodeType, str]] = {}
+    for short, path in mut.OVERRIDE.items():
+        codes[names[short]] = (compile(path.read_text(encoding="utf-8"), str(path), "exec"),
+                               str(path))
     if mutant is not None:
         path = mut.module_path(mutant.module)
         tree = mut.mutated_tree(path.read_text(encoding="utf-8"), mutant.site)
-        finder = _Replace(names[mutant.module], compile(tree, str(path), "exec"), str(path))
+        codes[names[mutant.module]] = (compile(tree, str(path), "exec"), str(path))
+    finder = _Replace(codes) if codes else None
     for m in _REBUILT:
         sys.modules.pop(m, None)
     if finder is not None:
