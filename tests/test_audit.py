@@ -4,8 +4,9 @@
   reformatting the code;
 * a mutant really changes the machine it is loaded into, and the real machine is
   untouched afterwards;
-* a known decision (eating as a cạ a face one let go as a cạ: row ``pass-ca-ban``) is
-  found, with the row `explain` cites there and the row whose ``decides`` lists it;
+* a known decision (whether a seat may eat a cạ with a card of a chắn it holds: row
+  ``split-chan-to-eat``) is found, with the row `explain` cites there and the row whose
+  ``decides`` lists it;
 * the sampled run: no decision unaccounted for that docs/decisions.json does not list
   already, and a condition planted in a scratch copy of the machine makes it fail;
 * ``decides`` is outside every digest (the committed findings and vectors stay valid),
@@ -26,7 +27,9 @@ from chanspec.checks.findings import compute
 from chanspec.model import table as table_mod
 
 SAMPLE_HANDS = 6  # per configuration: the full run (`chanspec audit`) plays 30
-KNOWN = "game.State._eat_partners/drop/"  # drop `ca_ok` from the cạ test of an eat
+# `plan.split_chan_ok or not plan.enforce or h[y] % 2` without its first operand: a cạ
+# eaten with one card of a chắn is refused although row split-chan-to-eat allows it
+KNOWN = "game.State._eat_partners/drop/d9393651"
 
 
 def _one(text: str) -> list[mut.Mutant]:
@@ -120,13 +123,17 @@ def baseline() -> inv.Baseline:
 
 
 def test_a_known_decision_is_found_and_attributed_to_its_row(baseline: inv.Baseline) -> None:
-    m = next(x for x in mut.mutants(("game",)) if x.id.startswith(KNOWN)
-             and x.detail == "drop `ca_ok` from and")
+    m = next(x for x in mut.mutants(("game",)) if x.id == KNOWN)
+    assert m.detail == "drop `plan.split_chan_ok` from or"
     res = inv.run(baseline, [m], jobs=1)
     got = inv.account(baseline, [m], res, inv.RULESETS)["mutants"][0]
     assert got["class"] == "decision", got
-    assert "pass-ca-ban" in got["cited"]  # the real machine refuses that eat by this row
-    assert (got["accounted"], got["by"]) == ("row", ["family:pass-ca-ban"])
+    d = got["divergence"]
+    assert d["what"] == "legal" and d["config"].startswith("family")
+    only_real, only_mutant = inv._differing(d)
+    assert only_real and not only_mutant and all(":eat " in a for a in only_real)
+    assert "split-chan-to-eat" in got["cited"]  # the real machine allows it by this row
+    assert (got["accounted"], got["by"]) == ("row", ["family:split-chan-to-eat"])
 
 
 def _sample(ms: list[mut.Mutant], committed: dict) -> list[mut.Mutant]:
@@ -161,20 +168,23 @@ def test_a_planted_condition_is_an_unaccounted_decision(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, committed: dict) -> None:
     real = mut.module_path("game")
     text = real.read_text(encoding="utf-8")
-    head = "    def legal_actions(self, seat: int | None = None) -> list[Action]:\n"
+    # a refusal no row states: with `x != -1` no seat may ever eat (the pending seats
+    # keep their pass and the explanations agree, so no invariant catches it)
+    head = "    def _eat_partners(self, s: int, x: int, ignore: int = -2) -> list[int]:\n"
     assert head in text
-    planted = text.replace(head, head + "        if seat == 99:\n            return []\n")
+    planted = text.replace(head, head + "        if x == -1:\n            return []\n")
     scratch = tmp_path / "game.py"
     scratch.write_text(planted, encoding="utf-8")
     monkeypatch.setitem(mut.OVERRIDE, "game", scratch)
     try:
         known = {m["id"] for m in committed["mutants"]}
         ms = [m for m in mut.mutants(("game",)) if m.id not in known]
-        assert ms and all(m.qualname == "State.legal_actions" for m in ms)
+        assert [m.qualname for m in ms] == ["State._eat_partners"]
         b = inv.baseline(inv.configs_of(("family",), (4,)), 1, 2)
         now = inv.account(b, ms, inv.run(b, ms, jobs=1), ("family",))
         new = inv.new_unaccounted(now, committed)
-        assert [e["mutated"] for e in new] == ["seat != 99"]
+        assert [e["mutated"] for e in new] == ["x != -1"]
+        assert new[0]["divergence"]["what"] == "legal" and not new[0]["broken"]
     finally:
         monkeypatch.delitem(mut.OVERRIDE, "game")
         pl.build_world()  # the real machine again

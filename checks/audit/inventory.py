@@ -380,7 +380,7 @@ def account(b: Baseline, ms: Sequence[mut.Mutant], results: Sequence[dict[str, A
             else:
                 e["accounted"], e["by"] = "unaccounted", []
         entries.append(e)
-    ids = {m.id for m in ms}
+    ids = {m.id for m in mut.mutants()}  # every mutant, not only those run
     stale = sorted(x for x in [*by_row, *by_prop] if x not in ids)
     return {"seed": b.seed, "hands": b.hands, "configs": [c.label for c in b.configs],
             "modules": list(mut.AUDITED), "summary": summary(entries),
@@ -553,3 +553,26 @@ def new_unaccounted(inv: dict[str, Any], known: dict[str, Any] | None) -> list[d
     listed = {m["id"] for m in (known or {}).get("mutants", [])
               if m.get("accounted") == "unaccounted"}
     return [e for e in unaccounted(inv) if e["id"] not in listed]
+
+
+def reaccount(c: dict[str, Any]) -> dict[str, Any]:
+    """The compact inventory `c` accounted for again from today's rows (``decides``) and
+    proposals, without playing anything (after a row lists a decision)."""
+    by_row = row_claims(RULESETS)
+    by_prop = proposal_claims()
+    for m in c["mutants"]:
+        if m["class"] != "decision":
+            continue
+        if m["id"] in by_row:
+            m["accounted"], m["by"] = "row", by_row[m["id"]]
+        elif m["id"] in by_prop:
+            m["accounted"], m["by"] = "proposed", by_prop[m["id"]]
+        elif m["broken"]:
+            m["accounted"], m["by"] = "invariant", m["broken"]
+        else:
+            m["accounted"], m["by"] = "unaccounted", []
+    c["summary"] = summary([{**m, "packed_equal": m.get("packed_equal")}
+                            for m in c["mutants"]])
+    ids = {m["id"] for m in c["mutants"]}
+    c["stale_claims"] = sorted(x for x in [*by_row, *by_prop] if x not in ids)
+    return c

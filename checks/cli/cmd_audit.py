@@ -73,6 +73,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    "processes (default 2)")
     p.add_argument("--write", action="store_true",
                    help="ghi docs/decisions.json và .md / write docs/decisions.json and .md")
+    p.add_argument("--reaccount", action="store_true",
+                   help="chỉ tính lại phần nêu từ docs/decisions.json và các dòng luật, không "
+                        "chơi lại / only account again for docs/decisions.json from today's "
+                        "rows and proposals (seconds), with --write to save it")
     p.add_argument("--json", action="store_true", help="in JSON / print JSON")
     p.add_argument("--lang", choices=("vi", "en"), default="vi",
                    help="vi (mặc định, kèm tiếng Anh) hoặc en / vi (default) or en")
@@ -83,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
     from chanspec.checks.audit import inventory as inv
     from chanspec.checks.audit import mutants as mut
 
+    if args.reaccount:
+        return _reaccount(args)
     rulesets = tuple(dict.fromkeys(args.ruleset or inv.RULESETS))
     cfgs = inv.configs_of(rulesets, args.players)
     if not cfgs:
@@ -122,6 +128,28 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(c, ensure_ascii=False, indent=1) + "\n")
     else:
         _text(args, c, bad, wall, cpu)
+    return EXIT_UNACCOUNTED if bad else 0
+
+
+def _reaccount(args: argparse.Namespace) -> int:
+    from chanspec.checks.audit import inventory as inv
+
+    c = inv.committed()
+    if c is None:
+        print("chanspec audit: " + say(args.lang, "chưa có docs/decisions.json; chạy "
+                                       "chanspec audit --write trước", "no docs/decisions.json "
+                                       "yet; run chanspec audit --write first"), file=sys.stderr)
+        return 2
+    c = inv.reaccount(c)
+    if args.write:
+        for path in inv.write(c):
+            print(say(args.lang, f"đã ghi {path}", f"wrote {path}"), file=sys.stderr)
+    bad = [m for m in c["mutants"] if m.get("accounted") == "unaccounted"]
+    if args.json:
+        sys.stdout.write(json.dumps(c, ensure_ascii=False, indent=1) + "\n")
+    else:
+        for k, v in c["summary"].items():
+            print(f"  {k}: {v:,}")
     return EXIT_UNACCOUNTED if bad else 0
 
 
