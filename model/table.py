@@ -799,7 +799,7 @@ LABEL_FIELDS = ("label_vi", "label_en")
 # The keys of a ``[[rule]]`` row (and of its ``values`` entries and ``[[rule.decision]]``
 # entries) and of ``[ruleset]`` that hold only words shown to people: `without_wording`.
 WORDING_KEYS = frozenset({*TITLE_FIELDS, *LABEL_FIELDS, "vi", "en", "section", "locator",
-                          "note", *AUDIT_KEYS})
+                          "note"})
 
 
 def without_audit(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -830,6 +830,8 @@ def without_wording(data: Mapping[str, Any]) -> dict[str, Any]:
         out["ruleset"] = strip(data["ruleset"])
     rows = []
     for r in data.get("rule", []) if isinstance(data.get("rule"), list) else []:
+        if isinstance(r, Mapping):  # nor what the audit found (`AUDIT_KEYS`)
+            r = {k: v for k, v in r.items() if k not in AUDIT_KEYS}
         r = strip(r)
         if isinstance(r, dict):
             if isinstance(r.get("values"), Mapping):
@@ -1799,7 +1801,8 @@ def _validate_turn(ck: _Checker, data: Mapping[str, Any], rows: dict[str, Row],
         else:
             ck.add(where, "bans", "missing required field")
         for fld, lst in lists:
-            if not isinstance(lst, list) or any(b not in allowed_bans for b in lst):
+            if not isinstance(lst, list) or any(not isinstance(b, str) or b not in allowed_bans
+                                                for b in lst):
                 ck.add(where, fld, f"expected a list from {', '.join(allowed_bans)}, "
                        f"found {lst!r}")
         _check_scope(ck, where, r, rows, lists)
@@ -1895,7 +1898,8 @@ def _check_scope(ck: _Checker, where: str, r: Mapping[str, Any], rows: Mapping[s
         elif sc != "face":
             wide = True
     if wide:
-        bans = {b for _fld, lst in lists if isinstance(lst, list) for b in lst}
+        bans = {b for _fld, lst in lists if isinstance(lst, list)
+                for b in lst if isinstance(b, str)}
         unscoped = sorted(str(b) for b in bans if b not in SCOPED_BANS)
         if unscoped:
             ck.add(where, "scope", f"a scope wider than face widens bans on a face "
