@@ -66,16 +66,31 @@ def test_negating_an_if() -> None:
     assert [m.op for m in plain] == ["cmp"]
 
 
-def test_a_mutant_tree_is_the_program_it_says() -> None:
+def test_a_mutant_source_is_the_program_it_says() -> None:
     text = "def f(a, b):\n    if a and b:\n        return 1\n    return 2\n"
     for m in _one(text):
         ns: dict[str, object] = {}
-        exec(compile(mut.mutated_tree(text, m.site), "x", "exec"), ns)
+        exec(mut.mutated_source(text, m.site), ns)
         f = ns["f"]
         assert callable(f)
         want = {"not (a and b)": lambda a, b: 2 if a and b else 1,
                 "b": lambda a, b: 1 if b else 2, "a": lambda a, b: 1 if a else 2}[m.mutated]
         assert all(f(a, b) == want(a, b) for a in (0, 1) for b in (0, 1)), m
+
+
+def test_a_mutant_source_keeps_every_line_and_changes_one_condition() -> None:
+    import ast
+
+    for short in ("cai", "pay"):  # small modules, with multi-line conditions (pay)
+        text = mut.module_path(short).read_text(encoding="utf-8")
+        plain = ast.unparse(ast.parse(text)).splitlines()
+        for m in mut.mutants_of_source(short, text):
+            src = mut.mutated_source(text, m.site)
+            assert src.count("\n") == text.count("\n"), m.id
+            assert ast.dump(ast.parse(src)) == ast.dump(mut.mutated_tree(text, m.site)), m.id
+            changed = [(a, b) for a, b in zip(plain, ast.unparse(ast.parse(src)).splitlines(),
+                                              strict=True) if a != b]
+            assert len(changed) == 1, (m.id, changed)
 
 
 def test_ids_survive_moving_and_reformatting() -> None:

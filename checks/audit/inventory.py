@@ -448,7 +448,8 @@ def compact(inv: dict[str, Any]) -> dict[str, Any]:
                      "(docs/decisions.md says how to read it)",
             "seed": inv["seed"], "hands": inv["hands"], "configs": inv["configs"],
             "modules": inv["modules"], "summary": inv["summary"],
-            "stale_claims": inv["stale_claims"], "mutants": out}
+            "stale_claims": inv["stale_claims"], "proposed": list(proposed().values()),
+            "mutants": out}
 
 
 def markdown(c: dict[str, Any]) -> str:
@@ -485,6 +486,17 @@ def markdown(c: dict[str, Any]) -> str:
     if c["stale_claims"]:
         lines += ["", "Ids listed by rows or proposals that no mutant has any more: "
                   + ", ".join(f"`{x}`" for x in c["stale_claims"])]
+    if c.get("proposed"):
+        lines += ["", "## Proposed rows / dòng đề xuất", "",
+                  "Not in the table yet (docs/decisions-proposed.toml); each with both "
+                  "readings, the machine's first.", ""]
+        for p in c["proposed"]:
+            lines.append(f"* **{p['id']}** ({p['table']}, {p.get('section', '')}, "
+                         f"`{p['locator']}`): {p['title_vi']} / {p['title_en']}")
+            for k, v in p["readings"].items():
+                lines.append(f"  * `{k}`: {v}")
+            lines.append(f"  * why: {p['why']}")
+            lines.append(f"  * decides: {', '.join(f'`{x}`' for x in p['decides'])}")
     dec = [m for m in c["mutants"] if m["class"] == "decision"]
     for acc, head in (("unaccounted", "Decisions nothing states yet / chưa dòng nào nêu"),
                       ("proposed", "Decisions of proposed rows / của dòng đề xuất"),
@@ -575,4 +587,5 @@ def reaccount(c: dict[str, Any]) -> dict[str, Any]:
                             for m in c["mutants"]])
     ids = {m["id"] for m in c["mutants"]}
     c["stale_claims"] = sorted(x for x in [*by_row, *by_prop] if x not in ids)
+    c["proposed"] = list(proposed().values())
     return c

@@ -111,6 +111,9 @@ class _Sites(ast.NodeTransformer):
         self.n = 0
         self.stack: list[str] = []
         self.found: list[dict[str, Any]] = []  # when collecting
+        # when applying: the place of the changed condition and what replaces it
+        self.where: tuple[int, int, int, int] | None = None
+        self.replacement: ast.AST | None = None
 
     # -- scopes
     def _scope(self, node: Any) -> Any:
@@ -155,7 +158,11 @@ class _Sites(ast.NodeTransformer):
         if children:
             self.generic_visit(node)
         if self.target is not None and first <= self.target < last:
-            return mutate(node, self.target - first)
+            self.where = (shown.lineno, shown.col_offset, shown.end_lineno,  # type: ignore[attr-defined]
+                          shown.end_col_offset)  # type: ignore[attr-defined]
+            out = mutate(node, self.target - first)
+            self.replacement = out.test if at is not None else out
+            return out
         return node
 
     # -- operators
@@ -245,6 +252,22 @@ def mutated_tree(text: str, site: int) -> ast.Module:
     if not site < t.n:
         raise IndexError(f"site {site} of {t.n}")
     return ast.fix_missing_locations(tree)
+
+
+def mutated_source(text: str, site: int) -> str:
+    """The module `text` with mutation `site` applied, as source: the condition's text
+    replaced by the changed one in parentheses, padded so that every line keeps its
+    number (tracebacks and the audit's line numbers stay those of the file)."""
+    t = _Sites(site)
+    t.visit(ast.parse(text))
+    if t.where is None or t.replacement is None:
+        raise IndexError(f"site {site} of {t.n}")
+    l0, c0, l1, c1 = t.where
+    lines = text.encode("utf-8").splitlines(keepends=True)  # offsets are UTF-8 bytes
+    new = "(" + ast.unparse(t.replacement) + "\n" * (l1 - l0) + ")"
+    head = b"".join(lines[: l0 - 1]) + lines[l0 - 1][:c0]
+    tail = lines[l1 - 1][c1:] + b"".join(lines[l1:])
+    return (head + new.encode("utf-8") + tail).decode("utf-8")
 
 
 def mutants(modules: tuple[str, ...] = AUDITED) -> list[Mutant]:

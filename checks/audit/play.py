@@ -105,25 +105,26 @@ def rebuilt_modules() -> set[str]:
     return out
 
 
-class _Replace(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Imports some modules from given code objects instead of their files."""
+class _Replace(importlib.abc.MetaPathFinder, importlib.abc.SourceLoader):
+    """Imports some modules from given source texts instead of their files (the import
+    system compiles them, as it compiles any file)."""
 
-    def __init__(self, codes: dict[str, tuple[types.CodeType, str]]):
-        self.codes = codes
+    def __init__(self, sources: dict[str, tuple[str, str]]):
+        self.sources = sources  # module name -> (source text, the file it stands for)
+        self.by_path = {origin: text for text, origin in sources.values()}
 
     def find_spec(self, fullname: str, path: Any, target: Any = None
                   ) -> importlib.machinery.ModuleSpec | None:
-        if fullname not in self.codes:
+        if fullname not in self.sources:
             return None
-        return importlib.util.spec_from_loader(fullname, self, origin=self.codes[fullname][1])
+        return importlib.util.spec_from_loader(fullname, self,
+                                               origin=self.sources[fullname][1])
 
-    def create_module(self, spec: importlib.machinery.ModuleSpec) -> None:
-        return None
+    def get_filename(self, fullname: str) -> str:
+        return self.sources[fullname][1]
 
-    def exec_module(self, module: types.ModuleType) -> None:
-        code, origin = self.codes[module.__name__]
-        module.__file__ = origin
-        exec(code, module.__dict__)
+    def get_data(self, path: str) -> bytes:
+        return self.by_path[str(path)].encode("utf-8")
 
 
 @dataclass
@@ -146,15 +147,14 @@ def build_world(mutant: mut.Mutant | None = None) -> World:
         _REBUILT.extend(sorted(rebuilt_modules()))
     # names and code first: looking a name up imports its package
     names = {s: mut.module_name(s) for s in mut.AUDITED}
-    codes: dict[str, tuple[types.CodeType, str]] = {}
+    sources: dict[str, tuple[str, str]] = {}
     for short, path in mut.OVERRIDE.items():
-        codes[names[short]] = (compile(path.read_text(encoding="utf-8"), str(path), "exec"),
-                               str(path))
+        sources[names[short]] = (path.read_text(encoding="utf-8"), str(path))
     if mutant is not None:
         path = mut.module_path(mutant.module)
-        tree = mut.mutated_tree(path.read_text(encoding="utf-8"), mutant.site)
-        codes[names[mutant.module]] = (compile(tree, str(path), "exec"), str(path))
-    finder = _Replace(codes) if codes else None
+        text = mut.mutated_source(path.read_text(encoding="utf-8"), mutant.site)
+        sources[names[mutant.module]] = (text, str(path))
+    finder = _Replace(sources) if sources else None
     for m in _REBUILT:
         sys.modules.pop(m, None)
     if finder is not None:
