@@ -237,3 +237,26 @@ def test_the_committed_files_agree(committed: dict) -> None:
     md = inv.MD_PATH.read_text(encoding="utf-8")
     assert md == inv.markdown(committed)
     assert json.loads(inv.JSON_PATH.read_text(encoding="utf-8")) == committed
+
+
+@pytest.mark.parametrize("argv", [["--ruleset", "bogus"], ["--players", "x"], ["--hands", "0"],
+                                  ["--ruleset", "family", "--players", "3"]])
+def test_bad_input_is_one_error_and_exit_2(capsys: pytest.CaptureFixture[str],
+                                           argv: list[str]) -> None:
+    from chanspec.checks.cli import app as cli
+
+    code = cli.main(["audit", *argv])
+    _, err = capsys.readouterr()
+    assert code == 2 and "Traceback" not in err and "internal error" not in err
+    assert "chanspec audit" in err
+
+
+def test_reaccount_says_what_the_committed_inventory_leaves_unaccounted(
+        capsys: pytest.CaptureFixture[str], committed: dict) -> None:
+    from chanspec.checks.cli import app as cli
+
+    code = cli.main(["audit", "--reaccount", "--json"])
+    out, _ = capsys.readouterr()
+    again = json.loads(out)
+    assert again["summary"] == committed["summary"]
+    assert code == (12 if committed["summary"].get("accounted by unaccounted") else 0)
