@@ -116,13 +116,19 @@ def test_a_mutant_world_changes_the_machine_and_the_real_one_comes_back() -> Non
     m = next(x for x in mut.mutants(("game",)) if x.qualname == "State.legal_actions"
              and x.original == "self.phase in ('over', CHANCE)")
     cfg = pl.Config("family", 4)
-    real = pl.build_world()
-    base = pl.play(real, cfg, 1, 1, choose=lambda st, rng: st.legal_actions()[0])
-    assert isinstance(base, list)
-    d = pl.play(pl.build_world(m), cfg, 1, 1, base=base)
-    assert isinstance(d, pl.Divergence) and (d.hand, d.step, d.what) == (0, 0, "legal")
-    assert d.b[0] == () and d.a[0]
-    assert pl.play(pl.build_world(), cfg, 1, 1, base=base) is None
+    from chanspec.model import game
+
+    with pl.saved_modules():
+        real = pl.build_world()
+        base = pl.play(real, cfg, 1, 1, choose=lambda st, rng: st.legal_actions()[0])
+        assert isinstance(base, list)
+        d = pl.play(pl.build_world(m), cfg, 1, 1, base=base)
+        assert isinstance(d, pl.Divergence) and (d.hand, d.step, d.what) == (0, 0, "legal")
+        assert d.b[0] == () and d.a[0]
+        assert pl.play(pl.build_world(), cfg, 1, 1, base=base) is None
+    # and the process has its own modules again
+    import sys
+    assert sys.modules[mut.module_name("game")] is game
 
 
 @pytest.fixture(scope="module")
@@ -202,7 +208,6 @@ def test_a_planted_condition_is_an_unaccounted_decision(
         assert new[0]["divergence"]["what"] == "legal" and not new[0]["broken"]
     finally:
         monkeypatch.delitem(mut.OVERRIDE, "game")
-        pl.build_world()  # the real machine again
 
 
 def test_decides_is_outside_every_digest(tmp_path: Path) -> None:

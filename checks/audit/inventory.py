@@ -97,15 +97,16 @@ def baseline(configs: Sequence[pl.Config], seed: int, hands: int) -> Baseline:
 
     files = set(pl.audited_files().values())
     b = Baseline(seed, hands, tuple(configs))
-    with pl.LineTrace(files) as tr:
-        b.world = pl.build_world()
-    b.import_lines = tr.lines
-    for cfg in configs:
-        lines: list[set[tuple[str, int]]] = []
-        got = pl.play(b.world, cfg, seed, hands, choose=policy, lines=lines, files=files)
-        assert isinstance(got, list)
-        b.played[cfg.label] = got
-        b.lines[cfg.label] = lines
+    with pl.saved_modules():
+        with pl.LineTrace(files) as tr:
+            b.world = pl.build_world()
+        b.import_lines = tr.lines
+        for cfg in configs:
+            lines: list[set[tuple[str, int]]] = []
+            got = pl.play(b.world, cfg, seed, hands, choose=policy, lines=lines, files=files)
+            assert isinstance(got, list)
+            b.played[cfg.label] = got
+            b.lines[cfg.label] = lines
     return b
 
 
@@ -308,11 +309,11 @@ def run(b: Baseline, ms: Sequence[mut.Mutant], jobs: int = 2,
     out: list[dict[str, Any]] = []
     t0 = time.monotonic()
     if jobs <= 1:
-        for k, m in enumerate(ms):
-            out.append(run_one(m))
-            pl.build_world()  # the real machine again for the next
-            if progress:
-                progress(k + 1, len(ms), time.monotonic() - t0)
+        with pl.saved_modules():  # this process keeps its own machine afterwards
+            for k, m in enumerate(ms):
+                out.append(run_one(m))
+                if progress:
+                    progress(k + 1, len(ms), time.monotonic() - t0)
         return out
     ctx = multiprocessing.get_context("fork")
     with ctx.Pool(jobs, maxtasksperchild=50) as pool:

@@ -18,6 +18,7 @@ played: they cannot differ.
 from __future__ import annotations
 
 import ast
+import contextlib
 import hashlib
 import importlib
 import importlib.abc
@@ -27,7 +28,7 @@ import json
 import random
 import sys
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -138,6 +139,24 @@ class World:
 
 
 _REBUILT: list[str] = []
+
+
+@contextlib.contextmanager
+def saved_modules() -> Iterator[None]:
+    """Put back, on leaving, the modules a world replaces in ``sys.modules``: the process
+    goes on with the machine it had (a world built inside stays usable, its own imports
+    inside functions then find these)."""
+    if not _REBUILT:
+        _REBUILT.extend(sorted(rebuilt_modules()))
+    kept = {m: sys.modules.get(m) for m in _REBUILT}
+    try:
+        yield
+    finally:
+        for m, mod in kept.items():
+            if mod is None:
+                sys.modules.pop(m, None)
+            else:
+                sys.modules[m] = mod
 
 
 def build_world(mutant: mut.Mutant | None = None) -> World:
