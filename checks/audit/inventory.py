@@ -132,7 +132,7 @@ def run_one(m: mut.Mutant) -> dict[str, Any]:
     if not first:
         return res
     t0 = time.process_time()
-    signal.signal(signal.SIGALRM, _alarm)
+    before = signal.signal(signal.SIGALRM, _alarm)
     signal.alarm(MUTANT_SECONDS)
     d: pl.Divergence | None = None
     try:
@@ -166,6 +166,7 @@ def run_one(m: mut.Mutant) -> dict[str, Any]:
         res["path"] = []
     finally:
         signal.alarm(0)
+        signal.signal(signal.SIGALRM, before)
     res["cpu"] = round(time.process_time() - t0, 3)
     return res
 

@@ -149,6 +149,14 @@ def saved_modules() -> Iterator[None]:
     if not _REBUILT:
         _REBUILT.extend(sorted(rebuilt_modules()))
     kept = {m: sys.modules.get(m) for m in _REBUILT}
+    # a package's attribute for its submodule too: `from pkg import mod` reads it first
+    missing = object()
+    attrs = []
+    for m in _REBUILT:
+        parent, _, child = m.rpartition(".")
+        pkg = sys.modules.get(parent)
+        if pkg is not None:
+            attrs.append((pkg, child, getattr(pkg, child, missing)))
     try:
         yield
     finally:
@@ -157,6 +165,12 @@ def saved_modules() -> Iterator[None]:
                 sys.modules.pop(m, None)
             else:
                 sys.modules[m] = mod
+        for pkg, child, value in attrs:
+            if value is missing:
+                if hasattr(pkg, child):
+                    delattr(pkg, child)
+            else:
+                setattr(pkg, child, value)
 
 
 def build_world(mutant: mut.Mutant | None = None) -> World:
