@@ -250,6 +250,9 @@ class Row:
     # report: required on every row (`WORDING_KEYS`: words only, not in the findings' digest)
     title_vi: str = ""
     title_en: str = ""
+    # the machine's own decisions this row states (ids from `chanspec audit`); not part
+    # of any digest (`AUDIT_KEYS`)
+    decides: tuple[str, ...] = ()
 
     def title(self, lang: str = "vi") -> str:
         """The row's short title in `lang` (``vi`` or ``en``); its id when it has none."""
@@ -513,7 +516,8 @@ class Table:
         logs name a table by it (saved findings use the same digest of the table with
         its decisions taken back and without its words, `without_wording`:
         `chanspec.checks.findings.compute.table_digest`)."""
-        text = json.dumps(self.data, sort_keys=True, ensure_ascii=False, default=str)
+        text = json.dumps(without_audit(self.data), sort_keys=True, ensure_ascii=False,
+                          default=str)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
     @property
@@ -682,7 +686,7 @@ def _parse_rows(ck: _Checker, data: Mapping[str, Any]) -> dict[str, Row]:
             where = r["id"]
         if not ck.keys(where, r, ["id", "section", "status", "vi", "en"],
                        ["default", "values", "found_by", "value", "decision", "locator",
-                        "title_vi", "title_en"]):
+                        "title_vi", "title_en", *AUDIT_KEYS]):
             continue
         rid = ck.typed(where, r, "id", str)
         for f in ("section", "vi", "en"):
@@ -752,6 +756,7 @@ def _parse_rows(ck: _Checker, data: Mapping[str, Any]) -> dict[str, Row]:
         if status in ("provisional", "open"):
             _require_words(ck, where, r, values, str(status))
         decisions = _parse_decisions(ck, where, r.get("decision"), values, status)
+        decides = _parse_decides(ck, where, r.get("decides", []))
         if rid is None:
             continue
         if not ID_RE.match(rid):
@@ -773,16 +778,48 @@ def _parse_rows(ck: _Checker, data: Mapping[str, Any]) -> dict[str, Row]:
             locator=locator,
             title_vi=str(r.get("title_vi") or ""),
             title_en=str(r.get("title_en") or ""),
+            decides=decides,
         )
     return rows
 
 
+def _parse_decides(ck: _Checker, where: str, raw: Any) -> tuple[str, ...]:
+    """A row's ``decides``: the ids of the machine's own decisions it states (the
+    inventory of ``chanspec audit``, docs/decisions.json).  Only their form is checked
+    here; whether each id is a decision the audit knows is checked by the audit and its
+    test (the loader does not import the audit)."""
+    if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
+        ck.add(where, "decides", f"expected a list of decision ids, found {raw!r}")
+        return ()
+    for x in raw:
+        if not DECISION_ID_RE.match(x):
+            ck.add(where, "decides", f"{x!r} is not a decision id like "
+                   "'game.State._window_options/cmp/1a2b3c4d' (chanspec audit lists them)")
+    if len(set(raw)) != len(raw):
+        ck.add(where, "decides", "a decision id is listed twice")
+    return tuple(raw)
+
+
 TITLE_FIELDS = ("title_vi", "title_en")
+# Keys of a ``[[rule]]`` row that only say what the audit of the machine's own decisions
+# found (`chanspec audit`): neither the machine nor the checker reads them, so they are
+# left out of the findings' digest (`without_wording`) and of `Table.digest`.
+AUDIT_KEYS = ("decides",)
+DECISION_ID_RE = re.compile(r"^[a-z0-9_]+\.[A-Za-z0-9_<>.]+/(cmp|drop|if)/[0-9a-f]{8}(#[0-9]+)?$")
 LABEL_FIELDS = ("label_vi", "label_en")
 # The keys of a ``[[rule]]`` row (and of its ``values`` entries and ``[[rule.decision]]``
 # entries) and of ``[ruleset]`` that hold only words shown to people: `without_wording`.
 WORDING_KEYS = frozenset({*TITLE_FIELDS, *LABEL_FIELDS, "vi", "en", "section", "locator",
                           "note"})
+
+
+def without_audit(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of table data without the rows' `AUDIT_KEYS` (what `Table.digest` hashes)."""
+    out = dict(data)
+    if isinstance(data.get("rule"), list):
+        out["rule"] = [{k: v for k, v in r.items() if k not in AUDIT_KEYS}
+                       if isinstance(r, Mapping) else r for r in data["rule"]]
+    return out
 
 
 def without_wording(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -804,6 +841,8 @@ def without_wording(data: Mapping[str, Any]) -> dict[str, Any]:
         out["ruleset"] = strip(data["ruleset"])
     rows = []
     for r in data.get("rule", []) if isinstance(data.get("rule"), list) else []:
+        if isinstance(r, Mapping):  # nor what the audit found (`AUDIT_KEYS`)
+            r = {k: v for k, v in r.items() if k not in AUDIT_KEYS}
         r = strip(r)
         if isinstance(r, dict):
             if isinstance(r.get("values"), Mapping):
@@ -1799,7 +1838,8 @@ def _validate_turn(ck: _Checker, data: Mapping[str, Any], rows: dict[str, Row],
         else:
             ck.add(where, "bans", "missing required field")
         for fld, lst in lists:
-            if not isinstance(lst, list) or any(b not in allowed_bans for b in lst):
+            if not isinstance(lst, list) or any(not isinstance(b, str) or b not in allowed_bans
+                                                for b in lst):
                 ck.add(where, fld, f"expected a list from {', '.join(allowed_bans)}, "
                        f"found {lst!r}")
         _check_scope(ck, where, r, rows, lists)
@@ -1924,7 +1964,8 @@ def _check_scope(ck: _Checker, where: str, r: Mapping[str, Any], rows: Mapping[s
         elif sc != "face":
             wide = True
     if wide:
-        bans = {b for _fld, lst in lists if isinstance(lst, list) for b in lst}
+        bans = {b for _fld, lst in lists if isinstance(lst, list)
+                for b in lst if isinstance(b, str)}
         unscoped = sorted(str(b) for b in bans if b not in SCOPED_BANS)
         if unscoped:
             ck.add(where, "scope", f"a scope wider than face widens bans on a face "

@@ -36,7 +36,10 @@ ALLOWED: dict[str, set[str]] = {
     "conform": {"model", "output"},
     "findings": {"model", "output", "explore", "chan"},
     "report": {"model", "output", "explore", "chan", "findings"},
-    "cli": {"model", "output", "explore", "chan", "chiha", "findings", "report", "conform"},
+    # the inventory of the machine's own decisions, by mutation (`chanspec audit`)
+    "audit": {"model", "output", "explore", "findings"},
+    "cli": {"model", "output", "explore", "chan", "chiha", "findings", "report", "conform",
+            "audit"},
 }
 
 
