@@ -195,7 +195,13 @@ class Deal:
         if min(left) < 0:
             raise ActionError("bài chia tay: quá số bản của một mặt quân",
                               "hand-made deal: more copies of a face than the deck has")
-        spare = [f for f in deck.faces for _ in range(left[f])]
+        # the filler deals the faces the caller named last, and spreads the others (one
+        # copy of each face before a second), so that it makes few melds by itself
+        named = {f for cards in (*hands.values(), noc) for f in cards}
+        spare = [f for k in range(deck.copies) for f in deck.faces
+                 if left[f] > k and f not in named]
+        spare += [f for k in range(deck.copies) for f in sorted(named) if left[f] > k]
+        spare.reverse()  # popped from the end: the spread faces first
         order: list[int] = []
         for i in range(rules.players):
             s = _seat_at(rules, cai, i)
@@ -879,7 +885,9 @@ class State:
         v: dict[str, Any] = {
             "kind": "chiha", "phase": self.phase, "pending": list(self.pending()),
             "turn": self.turn, "drawer": self.drawer,
-            "card": d.code(self.card) if self.card >= 0 else None,
+            # the drawn card while the drawer may still xệp it is the drawer's alone
+            "card": d.code(self.card) if self.card >= 0 and (
+                self.phase != CHOOSE or seat == self.drawer) else None,
             "noc": len(self.deal.order) - self.noc_at,
             "dead": [d.code(f) for f in self.dead],
             "hand_sizes": [sum(h) for h in self.hands],
