@@ -54,12 +54,12 @@ def test_random_play_under_random_readings(game: tuple[dict[str, str], int, int]
         st = State.new(r, seed)
         rng = random.Random(choice_seed)
         last = -1
-        bound = (r.players + 1) * len(st.deal.order) + r.players + 1
+        bound = (r.players + 5) * (len(st.deal.order) + 1)
         while not st.is_terminal():
             assert st.invariants() == []
             assert st.census() == [r.deck.copies] * len(r.deck.faces)
             assert len(st.pending()) == 1  # no simultaneous node
-            assert st.progress() >= last and st.progress() <= bound
+            assert last < st.progress() <= bound  # every move makes progress
             last = st.progress()
             legal = st.legal_actions()
             assert legal, st.decision_point()

@@ -328,6 +328,7 @@ class State:
                 self.hands[s][f] += 1
             i += size
         self.noc_at = i  # the nọc is deal.order[noc_at:]
+        self.since_draw = 0  # moves since the last draw (`progress`)
         self.events.append({"type": "deal", "cai": deal.cai, "noc": len(deal.order) - i,
                             "rules": [v.rule, rules.rid("deck.rule"), "cai-who"]})
         self._enter_discard(deal.cai, "cai-discards")
@@ -608,6 +609,7 @@ class State:
             return
         c = self.deal.order[self.noc_at]
         self.noc_at += 1
+        self.since_draw = 0
         self.drawer = self.turn = s
         self.card = c
         self._event("draw", seat=s, card=p.deck.code(c), rules=["draw"])
@@ -758,6 +760,7 @@ class State:
         s = action.seat
         k = action.kind
         self.history.append(action)
+        self.since_draw += 1
         ph = self.phase
         if ph == DISCARD:
             f = action.cards[0]
@@ -826,9 +829,9 @@ class State:
                 tuple(sorted(self.dead)))
 
     def progress(self) -> int:
-        """Cards drawn, plus answers given at this draw (a claim queue only shrinks)."""
-        m = self.n + 1
-        return m * self.noc_at + (self.n - len(self.queue)) + (self.phase == OVER)
+        """Cards drawn, then the moves since the last draw (at most a choice, one answer
+        per seat, an eat or kéo, a discard and a claim of tới quan: n + 4)."""
+        return (self.n + 5) * self.noc_at + self.since_draw
 
     def census(self) -> list[int]:
         count = [0] * len(self.p.deck.faces)
