@@ -255,6 +255,50 @@ def test_golden_toi_quan_on_the_deal() -> None:
     assert st2.outcome()["payments"] == [110, -55, -55]  # type: ignore[index]
 
 
+def test_win_moment_after_discard_makes_the_cai_throw_first() -> None:
+    """Row win-moment: the cái holds three quần of Tướng, a khạp of Sĩ đỏ and two
+    Xe–Pháo–Mã (every card in a meld, 36 + 3 + 2 = 41 lệnh).  Read whenever-empty it wins
+    on the deal; read after-discard it must throw first (a Xe, Pháo or Mã may go, Luật vứt
+    bài •4), and then trash is left, so play goes on."""
+    hand = "tgd tgd tgd tgd tgv tgv tgv tgv tgx tgx tgx tgx sid sid sid xed phd mad xev phv mav"
+    r = rules()
+    deal = Deal.build(r, {0: codes(r, hand)}, cai=0)
+    st = State(r, deal)
+    assert st.outcome() is not None and st.outcome()["lenh"] == 41  # type: ignore[index]
+    r2 = rules(win_moment="after-discard")
+    st2 = State(r2, deal)
+    assert st2.phase == "discard" and st2.outcome() is None
+    assert {r2.deck.code(a.cards[0]) for a in st2.legal_actions()} == {
+        "xed", "phd", "mad", "xev", "phv", "mav"}
+    play(st2, "0 discard xed")
+    assert st2.outcome() is None and st2.drawer == 1
+
+
+def test_a_declined_passed_card_goes_under_the_noc_when_read_so() -> None:
+    """Row passed-card-declined = under-noc: the card the next seat leaves to draw goes
+    under the nọc (the nọc keeps its size over that draw); out-of-play: it is dead."""
+    seen = 0
+    for reading in ("under-noc", "out-of-play"):
+        for seed in range(8):
+            st = State.new(rules(passed_card_declined=reading), seed)
+            rng = random.Random(seed)
+            while not st.is_terminal():
+                draws = [a for a in st.legal_actions() if a.kind == "draw"]
+                if st.phase == "offer" and draws:
+                    before, card = st.noc_left(), st.card
+                    dead = len(st.dead)
+                    st.apply(draws[0])
+                    if reading == "under-noc":
+                        assert st.tail[-1:] == [card] or card in st.tail or st.is_terminal()
+                        assert st.noc_left() == before or st.is_terminal()
+                    else:
+                        assert st.dead[dead] == card
+                    seen += 1
+                    continue
+                st.apply(rng.choice(st.legal_actions()))
+    assert seen > 0
+
+
 def test_the_story_is_told_in_both_languages() -> None:
     lines = words.story(rules(), 1)
     assert lines and all(vi and en for vi, en in lines)

@@ -280,6 +280,8 @@ class _Plan:
         self.others_any = rules.value("force-others-optional") == "any-meld"
         self.bust_ends = rules.value("u-toi") == "bust-ends"
         self.onto_down_stays = rules.value("eat-onto-face-down") == "stays-down"
+        self.win_by_discard = rules.value("win-moment") == "after-discard"
+        self.passed_under = rules.value("passed-card-declined") == "under-noc"
 
     def area(self, rule: str) -> bool:
         """Does the area row `rule` name take in shown melds too (else face-down only)?"""
@@ -329,6 +331,8 @@ class State:
             i += size
         self.noc_at = i  # the nọc is deal.order[noc_at:]
         self.since_draw = 0  # moves since the last draw (`progress`)
+        self.drawn = 0  # cards drawn (`progress`)
+        self.tail: list[int] = []  # cards put back under the nọc (row passed-card-declined)
         self.events.append({"type": "deal", "cai": deal.cai, "noc": len(deal.order) - i,
                             "rules": [v.rule, rules.rid("deck.rule"), "cai-who"]})
         self._enter_discard(deal.cai, "cai-discards")
@@ -371,6 +375,7 @@ class State:
         c.dead = list(self.dead)
         c.queue = list(self.queue)
         c.out = list(self.out)
+        c.tail = list(self.tail)
         return c
 
     def child(self, action: Action) -> State:
@@ -481,10 +486,23 @@ class State:
         return rows
 
     def _can_win(self, s: int, c: int) -> bool:
+        """Would seat `s` win with card `c` (row force-win): by an eat, then (row
+        win-moment = after-discard) the discard that follows?"""
         for a in self.eats(s, c):
             t = self.copy()
             t._apply_eat(a, c)
-            if t._won(s) is not None:
+            if t._won_after(s):
+                return True
+        return False
+
+    def _won_after(self, s: int) -> bool:
+        if not self.p.win_by_discard or not self.p.eng.discards(self.hands[s]):
+            return self._won(s) is not None
+        for f in self.p.eng.discards(self.hands[s]):
+            self.hands[s][f] -= 1
+            won = self._won(s) is not None
+            self.hands[s][f] += 1
+            if won:
                 return True
         return False
 
@@ -527,9 +545,12 @@ class State:
         self.turn = s
         self.card = -1
         self.phase = DISCARD
-        if self._settle_win(s):
+        stuck = not self.p.eng.discards(self.hands[s])
+        # row win-moment: a hand wins as soon as it counts as empty, or only by a discard
+        # (and, with nothing left to discard, as it stands)
+        if (stuck or not self.p.win_by_discard) and self._settle_win(s):
             return
-        if not self.p.eng.discards(self.hands[s]):
+        if stuck:
             self._bust(s)
             return
         self._event("to-discard", seat=s, rules=[why])
@@ -603,17 +624,21 @@ class State:
     def _turn_to(self, s: int) -> None:
         """Seat `s` draws from the nọc (row draw), unless the nọc is low (row end-noc)."""
         p = self.p
-        left = len(self.deal.order) - self.noc_at
+        left = self.noc_left()
         if left < p.noc_below or left == 0:
             self._end_noc()
             return
-        c = self.deal.order[self.noc_at]
-        self.noc_at += 1
+        if self.noc_at < len(self.deal.order):
+            c = self.deal.order[self.noc_at]
+            self.noc_at += 1
+        else:
+            c = self.tail.pop(0)
+        self.drawn += 1
         self.since_draw = 0
         self.drawer = self.turn = s
         self.card = c
         self._event("draw", seat=s, card=p.deck.code(c), rules=["draw"])
-        if p.end_at_once and len(self.deal.order) - self.noc_at < p.noc_below:
+        if p.end_at_once and self.noc_left() < p.noc_below:
             self.dead.append(c)
             self.card = -1
             self._end_noc()
@@ -629,9 +654,21 @@ class State:
     def _end_noc(self) -> None:
         p = self.p
         rows = [p.end_rule, "end-noc-moment", p.end_pay_rule]
-        self._event("end-noc", noc=len(self.deal.order) - self.noc_at, rules=rows)
+        self._event("end-noc", noc=self.noc_left(), rules=rows)
         self._over({"result": p.rules.value(p.end_pay_rule), "winner": None,
                     "busted": list(self.out), "payments": self._net({}), "rules": rows})
+
+    def noc_left(self) -> int:
+        return len(self.deal.order) - self.noc_at + len(self.tail)
+
+    def _decline(self, c: int) -> None:
+        """A passed card nobody took (row passed-card-declined): out of play, or under
+        the nọc."""
+        if self.p.passed_under:
+            self.tail.append(c)
+        else:
+            self.dead.append(c)
+        self.card = -1
 
     def _xep_rows(self, s: int, c: int) -> list[str]:
         """Row xep when seat `s` may put `c` face down: 2 or 3 alike in hand, or 3 alike
@@ -682,7 +719,8 @@ class State:
         head: list[int] = []
         if pr == "win-then-drawer-then-order":
             head = [s for s in may if self._can_win(s, c)]
-        q = head + [d] * (d in may) + may
+        must = [s for s in may if s != d and self.forced(s, c)]
+        q = head + [d] * (d in may) + must + may  # those who must before those who may
         return list(dict.fromkeys(q))
 
     def _ask_next(self) -> None:
@@ -705,8 +743,7 @@ class State:
             self.phase = OFFER
             self.turn = t
             return
-        self.dead.append(c)
-        self.card = -1
+        self._decline(c)
         self._turn_to(t)
 
     # ------------------------------------------------------------------ the protocol
@@ -792,13 +829,11 @@ class State:
             self._event("keo", seat=s, rules=["keo-them"])
             if self.p.after_keo == "discard":
                 self._enter_discard(s, "after-keo-them")
-            else:
-                if not self._settle_win(s):
-                    self._turn_to(s)
+            elif self.p.win_by_discard or not self._settle_win(s):
+                self._turn_to(s)
         elif ph == OFFER:
             if k == "draw":
-                self.dead.append(self.card)
-                self.card = -1
+                self._decline(self.card)
                 self._turn_to(s)
                 return
             self._apply_eat(action, self.card)
@@ -826,12 +861,12 @@ class State:
         return (self.phase, tuple(tuple(h) for h in self.hands),
                 tuple(tuple(sorted(x)) for x in self.laid), self.noc_at, self.card,
                 self.drawer, self.turn, tuple(self.queue), tuple(self.out), self.pending_win,
-                tuple(sorted(self.dead)))
+                tuple(sorted(self.dead)), tuple(self.tail))
 
     def progress(self) -> int:
         """Cards drawn, then the moves since the last draw (at most a choice, one answer
         per seat, an eat or kéo, a discard and a claim of tới quan: n + 4)."""
-        return (self.n + 5) * self.noc_at + self.since_draw
+        return (self.n + 5) * self.drawn + self.since_draw
 
     def census(self) -> list[int]:
         count = [0] * len(self.p.deck.faces)
@@ -842,7 +877,7 @@ class State:
             for faces, _ in x:
                 for f in faces:
                     count[f] += 1
-        for f in (*self.dead, *self.deal.order[self.noc_at:]):
+        for f in (*self.dead, *self.deal.order[self.noc_at:], *self.tail):
             count[f] += 1
         if self.card >= 0:
             count[self.card] += 1
@@ -891,7 +926,7 @@ class State:
             # the drawn card while the drawer may still xệp it is the drawer's alone
             "card": d.code(self.card) if self.card >= 0 and (
                 self.phase != CHOOSE or seat == self.drawer) else None,
-            "noc": len(self.deal.order) - self.noc_at,
+            "noc": self.noc_left(),
             "dead": [d.code(f) for f in self.dead],
             "hand_sizes": [sum(h) for h in self.hands],
             "laid": [[[d.code(f) for f in faces] if not down or s == seat
@@ -940,7 +975,8 @@ class State:
             if bans:
                 return (False, list(bans), f"không được vứt {d.name(f)}",
                         f"the {d.name(f, 'en')} may not be discarded")
-            return (True, ["discard-after-eat", "discard-dead", "discard-break-melds"],
+            return (True, ["discard-after-eat", "discard-dead", "discard-break-melds",
+                           "win-moment"],
                     f"ghế {s} vứt {d.name(f)}", f"seat {s} discards the {d.name(f, 'en')}")
         if ph == CHOOSE:
             return (True, ["xep", "xep-optional"], f"ghế {s} chọn {k}", f"seat {s} chooses {k}")
@@ -956,7 +992,8 @@ class State:
             return (True, ["drawer-may-eat" if s == self.drawer else "force-others-optional"],
                     f"ghế {s} không ăn", f"seat {s} does not eat")
         if k == "draw":
-            return (True, ["pass-on", "draw"], f"ghế {s} bốc nọc", f"seat {s} draws")
+            return (True, ["pass-on", "draw", "passed-card-declined"], f"ghế {s} bốc nọc",
+                    f"seat {s} draws")
         # an eat: with own cards, or onto a laid meld
         if k == "add":
             if a.index >= len(self.laid[s]):
