@@ -74,6 +74,8 @@ def test_random_play_under_random_readings(game: tuple[dict[str, str], int, int]
         o = st.outcome()
         assert o is not None and sum(o["payments"]) == 0
         assert all(x in TABLE.rows for x in o["rules"])
+        for e in st.events:  # every consequence is attributed to rows of the table
+            assert all(x in TABLE.rows for x in e.get("rules", [])), e
         back = State.from_json(json.loads(json.dumps(st.to_json())))
         assert back.fingerprint() == st.fingerprint()
         assert back.outcome() == o
