@@ -631,10 +631,10 @@ class State:
         if self.noc_at < len(self.deal.order):
             c = self.deal.order[self.noc_at]
             self.noc_at += 1
-        else:
+            self.since_draw = 0
+        else:  # a card put back under the nọc (row passed-card-declined = under-noc)
             c = self.tail.pop(0)
         self.drawn += 1
-        self.since_draw = 0
         self.drawer = self.turn = s
         self.card = c
         self._event("draw", seat=s, card=p.deck.code(c), rules=["draw"])
@@ -739,7 +739,10 @@ class State:
         t = self._next(self.drawer)
         c = self.card
         self._event("pass-on", seat=t, card=self.p.deck.code(c), rules=["pass-on"])
-        if t != self.drawer and self.eats(t, c):
+        # under passed-card-declined = under-noc the offer is always asked, even with
+        # nothing to eat: the card can come round again, and a hand where nobody ever
+        # eats goes on for ever, a cycle of moves (`progress`) rather than a silent loop
+        if t != self.drawer and (self.p.passed_under or self.eats(t, c)):
             self.phase = OFFER
             self.turn = t
             return
@@ -864,9 +867,12 @@ class State:
                 tuple(sorted(self.dead)), tuple(self.tail))
 
     def progress(self) -> int:
-        """Cards drawn, then the moves since the last draw (at most a choice, one answer
-        per seat, an eat or kéo, a discard and a claim of tới quan: n + 4)."""
-        return (self.n + 5) * self.drawn + self.since_draw
+        """Cards drawn from the dealt nọc, then the moves since (at most a choice, one
+        answer per seat, an eat or kéo, a discard and a claim of tới quan: n + 4, the
+        count capped there).  Cards drawn again from under the nọc (row
+        passed-card-declined = under-noc) make no progress: a hand that only goes round
+        them is endless play."""
+        return (self.n + 5) * self.noc_at + min(self.since_draw, self.n + 4)
 
     def census(self) -> list[int]:
         count = [0] * len(self.p.deck.faces)
