@@ -315,3 +315,26 @@ def test_the_story_is_told_in_both_languages() -> None:
     assert lines and all(vi and en for vi, en in lines)
     text = "\n".join(vi for vi, _ in lines)
     assert "bốc" in text and "Ghế" in text and "Tính tiền" in text
+
+
+def test_keo_tuong_needs_a_lone_general_laid() -> None:
+    """A finding: row keo-tuong (Giết bài và kéo thêm bài •3) wants a laid meld holding
+    the drawn General's face that the General extends.  Under eat-single-tuong =
+    needs-own-card no lone General is ever laid, a laid pair or khạp of it makes the
+    card a forced claim first (rows force-tuong-two-laid, force-three-laid) and a
+    Tướng–Sĩ–Tượng takes no second General: so keo-tuong never applies; under alone it
+    does."""
+    def keo_rows(**opts: str) -> set[str]:
+        r = rules(**opts)
+        seen: set[str] = set()
+        for seed in range(120):
+            st = State.new(r, seed)
+            rng = random.Random(seed)
+            while not st.is_terminal():
+                if st.phase == "keo":
+                    seen.update(st.keos(st.turn, st.card)[1])
+                st.apply(rng.choice(st.legal_actions()), check=False)
+        return seen
+
+    assert keo_rows() == {"keo-chot"}
+    assert keo_rows(eat_single_tuong="alone") == {"keo-chot", "keo-tuong"}
