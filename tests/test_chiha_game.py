@@ -338,3 +338,25 @@ def test_keo_tuong_needs_a_lone_general_laid() -> None:
 
     assert keo_rows() == {"keo-chot"}
     assert keo_rows(eat_single_tuong="alone") == {"keo-chot", "keo-tuong"}
+
+
+def test_a_forced_claim_no_eat_can_honour_is_told_not_asked() -> None:
+    """Luật ăn bài •3 forces a seat with three cards like the shown one laid; when those
+    three Xe đỏ lie in three shown Xe–Pháo–Mã, no meld takes a fourth and the hand holds
+    no Pháo đỏ or Mã đỏ to make one: the seat is not asked, and the machine says so in
+    an event citing the row (the question of issue 29 item 4: is a forced claim ever
+    impossible to honour)."""
+    r = rules()
+    xpm = codes(r, "xed phd mad")
+    st = State(r, Deal.build(r, {0: codes(r, "mat"), 2: xpm * 3}, codes(r, "xed"), cai=0))
+    for f in xpm:  # seat 2 has laid its three Xe–Pháo–Mã (shown) before this turn
+        st.hands[2][f] -= 3
+    st.laid[2] = [(tuple(sorted(xpm)), False)] * 3
+    assert st.invariants() == []
+    play(st, "0 discard mat")
+    assert any(e["type"] == "show" and e["seat"] == 1 and e["card"] == "xed"
+               for e in st.events)
+    told = [e for e in st.events if e["type"] == "forced-impossible"]
+    assert told and told[0]["seat"] == 2 and "force-three-laid" in told[0]["rules"]
+    assert not any(e["type"] == "giet" for e in st.events)
+    assert st.laid[2] == [(tuple(sorted(xpm)), False)] * 3  # nothing added

@@ -713,6 +713,12 @@ class State:
     def _claim_queue(self, d: int, c: int) -> list[int]:
         order = self._round(d)
         may = [s for s in order if self._may(s, c)]
+        for s in order:  # a forced claim no eat can honour: told, never asked (a finding)
+            if s not in may and not self.eats(s, c):
+                rows = self.forced(s, c)
+                if rows:
+                    self._event("forced-impossible", seat=s, card=self.p.deck.code(c),
+                                rules=["forced-claims", *rows])
         pr = self.p.priority
         if pr == "order-only":
             return may
