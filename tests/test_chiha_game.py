@@ -360,3 +360,5 @@ def test_a_forced_claim_no_eat_can_honour_is_told_not_asked() -> None:
     assert told and told[0]["seat"] == 2 and "force-three-laid" in told[0]["rules"]
     assert not any(e["type"] == "giet" for e in st.events)
     assert st.laid[2] == [(tuple(sorted(xpm)), False)] * 3  # nothing added
+    line = words.say_event(st, told[0])
+    assert line is not None and "Ghế 2" in line[0] and "force-three-laid" in line[1]

@@ -77,6 +77,11 @@ def say_event(st: State, e: dict[str, Any]) -> tuple[str, str] | None:
     if t == "pass-on":
         return (f"  Không ai ăn: quân được đưa sang ghế {e['seat']}.{rows}",
                 f"  Nobody eats it: the card passes to seat {e['seat']}.{rows}")
+    if t == "forced-impossible":
+        c = st.p.deck.parse(e["card"])
+        return (f"  Ghế {e['seat']} bị buộc ăn {st.p.deck.name(c, 'vi')} mà không nhóm nào ăn "
+                f"được: không hỏi.{rows}", f"  Seat {e['seat']} is forced to eat the "
+                f"{st.p.deck.name(c, 'en')} but no meld can take it: not asked.{rows}")
     if t == "win":
         kind_vi = "tới quan" if e["quan"] else "ù (tới)"
         kind_en = "tới quan" if e["quan"] else "ù (tới)"
