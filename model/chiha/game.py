@@ -249,14 +249,18 @@ class _Plan:
         self.meld_faces = {m.faces for m in self.eng.melds}
         self.alone = rules.value("eat-single-tuong") == "alone"
         # per face: the own cards that make a meld with it (rest of each meld holding it)
-        self.rests: list[list[tuple[int, ...]]] = [[] for _ in self.deck.faces]
+        # with what each needs of a hand, as (face, count) pairs
+        self.rests: list[list[tuple[tuple[int, ...], tuple[tuple[int, int], ...]]]] = [
+            [] for _ in self.deck.faces]
         for faces in sorted(self.meld_faces):
             for f in set(faces):
                 rest = list(faces)
                 rest.remove(f)
                 r = tuple(rest)
-                if (r or self.alone) and r not in self.rests[f]:
-                    self.rests[f].append(r)
+                if (r or self.alone) and all(r != x for x, _ in self.rests[f]):
+                    need = tuple((g, r.count(g)) for g in sorted(set(r)))
+                    self.rests[f].append((r, need))
+        self._acts: dict[tuple[str, int, tuple[int, ...], int], Action] = {}
         w = t.data["win"]
         self.threshold = int(w["threshold"])
         self.more_than = rules.value(w["threshold_rule"]) == "more-than"
@@ -282,6 +286,14 @@ class _Plan:
         self.onto_down_stays = rules.value("eat-onto-face-down") == "stays-down"
         self.win_by_discard = rules.value("win-moment") == "after-discard"
         self.passed_under = rules.value("passed-card-declined") == "under-noc"
+
+    def act(self, kind: str, seat: int, cards: tuple[int, ...] = (), index: int = -1) -> Action:
+        """The action object, made once (`Action.make`)."""
+        key = (kind, seat, cards, index)
+        a = self._acts.get(key)
+        if a is None:
+            a = self._acts[key] = Action.make(self.deck, kind, seat, cards, index)
+        return a
 
     def area(self, rule: str) -> bool:
         """Does the area row `rule` name take in shown melds too (else face-down only)?"""
@@ -333,6 +345,7 @@ class State:
         self.since_draw = 0  # moves since the last draw (`progress`)
         self.drawn = 0  # cards drawn (`progress`)
         self.tail: list[int] = []  # cards put back under the nọc (row passed-card-declined)
+        self._cw: dict[tuple[int, int], bool] = {}  # `_can_win` of this position
         self.events.append({"type": "deal", "cai": deal.cai, "noc": len(deal.order) - i,
                             "rules": [v.rule, rules.rid("deck.rule"), "cai-who"]})
         self._enter_discard(deal.cai, "cai-discards")
@@ -376,6 +389,7 @@ class State:
         c.queue = list(self.queue)
         c.out = list(self.out)
         c.tail = list(self.tail)
+        c._cw = {}
         return c
 
     def child(self, action: Action) -> State:
@@ -409,7 +423,7 @@ class State:
         return out
 
     def _a(self, kind: str, seat: int, cards: Sequence[int] = (), index: int = -1) -> Action:
-        return Action.make(self.p.deck, kind, seat, cards, index)
+        return self.p.act(kind, seat, tuple(sorted(cards)), index)
 
     def _laid_objs(self, s: int) -> list[Laid]:
         return [Laid(f, d) for f, d in self.laid[s]]
@@ -440,12 +454,13 @@ class State:
         (row show-and-eat; alone, row eat-single-tuong) or onto a laid meld."""
         hand = self.hands[s]
         out = []
-        for rest in self.p.rests[c]:
-            need: dict[int, int] = {}
-            for f in rest:
-                need[f] = need.get(f, 0) + 1
-            if all(hand[f] >= k for f, k in need.items()):
-                out.append(self._a("eat", s, rest))
+        act = self.p.act
+        for rest, need in self.p.rests[c]:
+            for f, k in need:
+                if hand[f] < k:
+                    break
+            else:
+                out.append(act("eat", s, rest))
         for i, (faces, _) in enumerate(self.laid[s]):
             if tuple(sorted(faces + (c,))) in self.p.meld_faces:
                 out.append(self._a("add", s, (), i))
@@ -487,13 +502,21 @@ class State:
 
     def _can_win(self, s: int, c: int) -> bool:
         """Would seat `s` win with card `c` (row force-win): by an eat, then (row
-        win-moment = after-discard) the discard that follows?"""
+        win-moment = after-discard) the discard that follows?  Cached until the next
+        move (`apply` clears it)."""
+        key = (s, c)
+        hit = self._cw.get(key)
+        if hit is not None:
+            return hit
+        won = False
         for a in self.eats(s, c):
             t = self.copy()
             t._apply_eat(a, c)
             if t._won_after(s):
-                return True
-        return False
+                won = True
+                break
+        self._cw[key] = won
+        return won
 
     def _won_after(self, s: int) -> bool:
         if not self.p.win_by_discard or not self.p.eng.discards(self.hands[s]):
@@ -703,19 +726,20 @@ class State:
         self.queue = self._claim_queue(s, c)
         self._ask_next()
 
-    def _may(self, s: int, c: int) -> bool:
-        if not self.eats(s, c):
-            return False
-        if s == self.drawer or self.p.others_any:
-            return True
-        return bool(self.forced(s, c))
-
     def _claim_queue(self, d: int, c: int) -> list[int]:
         order = self._round(d)
-        may = [s for s in order if self._may(s, c)]
+        eats = {s: bool(self.eats(s, c)) for s in order}
+        forced: dict[int, list[str]] = {}
+
+        def must_eat(s: int) -> list[str]:
+            if s not in forced:
+                forced[s] = self.forced(s, c)
+            return forced[s]
+
+        may = [s for s in order if eats[s] and (s == d or self.p.others_any or must_eat(s))]
         for s in order:  # a forced claim no eat can honour: told, never asked (a finding)
-            if s not in may and not self.eats(s, c):
-                rows = self.forced(s, c)
+            if not eats[s]:
+                rows = must_eat(s)
                 if rows:
                     self._event("forced-impossible", seat=s, card=self.p.deck.code(c),
                                 rules=["forced-claims", *rows])
@@ -725,7 +749,7 @@ class State:
         head: list[int] = []
         if pr == "win-then-drawer-then-order":
             head = [s for s in may if self._can_win(s, c)]
-        must = [s for s in may if s != d and self.forced(s, c)]
+        must = [s for s in may if s != d and must_eat(s)]
         q = head + [d] * (d in may) + must + may  # those who must before those who may
         return list(dict.fromkeys(q))
 
@@ -807,6 +831,7 @@ class State:
         k = action.kind
         self.history.append(action)
         self.since_draw += 1
+        self._cw = {}
         ph = self.phase
         if ph == DISCARD:
             f = action.cards[0]
