@@ -117,7 +117,9 @@ class GameState(Protocol):
     # what the checks used to read from a kind's own fields
     def view(self) -> dict[str, Any]:
         """The position as plain JSON, in the kind's words (for ITF traces, the vectors'
-        positions, narration)."""
+        positions, narration).  A kind with hidden information may take an optional
+        ``seat`` (``view(seat=None)``, as Tấn and Chiha do): then the view holds only what
+        that seat may know, and without it only what everyone may know."""
         ...
 
     def decision_point(self) -> tuple[str, str, str]:

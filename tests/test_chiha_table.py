@@ -34,7 +34,8 @@ def problems(d: dict[str, Any]) -> list[str]:
 def test_chiha_loads_through_the_registry_as_its_own_kind() -> None:
     t = kinds.load("chiha")
     assert isinstance(t, chiha_table.ChihaTable) and kinds.of(t).name == "chiha"
-    assert not kinds.of(t).has_machine and not kinds.of(t).supports("play")
+    assert kinds.of(t).has_machine and kinds.of(t).supports("play")
+    assert not kinds.of(t).supports("check")  # item 4 of issue 29: not yet
     assert sorted(t.variants) == [3]
     r = kinds.rules("chiha", 3, lenh_partition="all-cards-best")
     assert r.players == 3 and r.option("lenh-partition") == "all-cards-best"

@@ -186,7 +186,14 @@ def _run_story(args: argparse.Namespace, rules: Any, story: Any) -> int:
     if args.json:  # the hand as a game log in the kind's own format (`Kind.log`)
         return _emit(args, "".join(json.dumps(x, ensure_ascii=False) + "\n"
                                    for x in kind.log.random_log(rules, args.seed)))
-    lines = story(rules, args.seed)
+    try:
+        lines = story(rules, args.seed)
+    except ValueError as exc:  # a deal or a reading the kind's machine refuses (its vi, en)
+        if not (hasattr(exc, "vi") and hasattr(exc, "en")):
+            raise
+        print(say(args.lang, f"chanspec play: {exc.vi}", f"chanspec play: {exc.en}"),
+              file=sys.stderr)
+        return 2
     opts = non_default_options(rules)
     shown = ", ".join(f"{k}={v}" for k, v in opts.items())
     head = [say(args.lang, f"{rules.table.title_vi} — {rules.players} người, hạt giống "

@@ -34,6 +34,7 @@ from typing import Any, TextIO
 from chanspec.checks.cli.options import (
     add_command,
     add_common,
+    default_players,
     non_default_options,
     options_of,
     resolve,
@@ -343,7 +344,8 @@ def run_jsonl(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
             continue
         try:
             obj = json.loads(line)
-            result = _judge_obj(obj, tbl, args.players, base_options, cache)
+            result = _judge_obj(obj, tbl, default_players(tbl, args.players), base_options,
+                                    cache)
         except json.JSONDecodeError as exc:
             bad += 1
             result = {"error": f"not valid JSON: {exc.msg} at column {exc.colno}", "line": n}

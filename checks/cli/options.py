@@ -91,9 +91,10 @@ def add_common(
     )
     if players:
         parser.add_argument(
-            "--players", type=player_count, default=4, metavar="N",
+            "--players", type=player_count, default=None, metavar="N",
             help="số người chơi, một biến thể của bảng luật / number of players, one of the "
-                 "table's variants (family: 4 or 5; tan: 2 to 4; default 4)",
+                 "table's variants (family: 4 or 5; tan: 2 to 4; chiha: 3; default 4, or "
+                 "the table's only count)",
         )
     if options:
         add_preset(parser)
@@ -156,10 +157,18 @@ def options_of(args: argparse.Namespace, table: table_mod.Table) -> dict[str, st
                                getattr(args, "option", None) or [])
 
 
+def default_players(table: table_mod.Table, given: int | None) -> int:
+    """--players as given; without it 4, or the table's smallest count when it has no
+    variant for 4 (Chiha is for three)."""
+    if given is not None:
+        return given
+    return 4 if 4 in table.variants else min(table.variants)
+
+
 def resolve(args: argparse.Namespace) -> table_mod.Rules:
     """The resolved rules for --ruleset, --players and --option."""
     table = load_table(args)
-    players = players_of(table, [getattr(args, "players", 4)])[0]
+    players = players_of(table, [default_players(table, getattr(args, "players", None))])[0]
     return table.resolve(players, options_of(args, table))
 
 

@@ -1,16 +1,16 @@
 """The Chiha kind (bài Xệp, seed 004): a Tứ Sắc game on 4 colours × 7 ranks, melds worth
-lệnh.  Its tables load (`chanspec.model.chiha.table`) and its meld engine runs
-(`chanspec.model.chiha.melds`; no command prints it yet); its machine is not written
-yet, so the commands that play hands refuse its tables in one line.  Only the registry
-(`chanspec.model.kinds`) imports this module.
+lệnh.  Its tables load (`chanspec.model.chiha.table`), its meld engine runs
+(`chanspec.model.chiha.melds`) and its machine plays a hand (`chanspec.model.chiha.game`,
+told by `chanspec.model.chiha.words`); the commands not in `commands` refuse its tables
+in one line.  Only the registry (`chanspec.model.kinds`) imports this module.
 """
 
 from __future__ import annotations
 
 from chanspec.model.kind import Kind
 
+from . import game, vocab, words
 from . import table as table_mod
-from . import vocab
 
 KIND = Kind(
     name=table_mod.KIND_NAME,
@@ -19,11 +19,12 @@ KIND = Kind(
     sections=vocab.SECTIONS,
     from_data=table_mod.from_data,
     load=table_mod.load,
-    State=None,
-    Action=None,
-    Deal=None,
-    deal_random=None,
-    commands=frozenset(),  # `chanspec melds` will be the first
+    State=game.State,
+    Action=game.Action,
+    Deal=game.Deal,
+    deal_random=game.deal_random,
+    commands=frozenset({"play", "rules"}),
+    story=words.story,
     game_vi="Chiha",
     game_en="Chiha",
 )

@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 from chanspec.model.table import (
-    MachineGapError,
     OptionError,
     Problem,
     Row,
@@ -82,12 +81,8 @@ class ChihaTable:
         return str(self.data["ruleset"]["title_en"])
 
     def require_playable(self) -> None:
-        """Chiha has no machine yet: always raises MachineGapError."""
-        raise MachineGapError(
-            f"bảng {self.id!r} là bài Chiha (Xệp): máy chơi bài Chiha chưa được viết; "
-            "chưa có lệnh nào nhận bảng này",
-            f"table {self.id!r} is a Chiha (Xệp) table: the Chiha machine is not written "
-            "yet; no command takes this table yet")
+        """A Chiha table is played by its machine (`chanspec.model.chiha.game`); the
+        registry refuses the commands that do not take the kind."""
 
     def field_rule(self, role: str) -> str:
         """The row id a field of the table names: ``win.count_rule`` -> ``lenh-partition``
