@@ -61,7 +61,11 @@ from chanspec.model.table import Rules
 
 DEFAULT_BATCH = 4096  # frontier states a shard expands per round
 BACKENDS = ("inline", "local", "ray")
-Order = tuple[int, int, int]  # (state number, phase, count) orders the findings of one search
+# (state number, phase, count) orders the findings of one search
+Order = tuple[int, int, int]
+# successors for one owner: fingerprints, keys (parent * 256 + action index), the nọc
+# position of each parent, and the positions end to end (all of the packed size)
+Batch = tuple[array, array, bytes, bytes]
 
 
 def fingerprint(p: bytes) -> int:
@@ -135,13 +139,18 @@ class Shard:
             self.frontier.append((n, p))
         self._check_cap()
 
-    def expand(self, batch: int) -> tuple[list[list[tuple[int, bytes, int, int]]], bool, int]:
-        """Expand up to `batch` frontier states; their successors grouped by owner
-        (fingerprint, position, key, nọc position of the source), whether the frontier
-        is drained, and how many successors were generated."""
-        out: list[list[tuple[int, bytes, int, int]]] = [[] for _ in range(self.shards)]
-        pk, res, every, K = self.pk, self.res, self.check_every, self.shards
-        step, fp = pk.step, fingerprint
+    def expand(self, batch: int) -> tuple[list[Batch | None], bool, int]:
+        """Expand up to `batch` frontier states; their successors grouped by owner (a
+        `Batch`: fingerprints, keys, the sources' nọc positions and the positions end to
+        end), whether the frontier is drained, and how many successors were generated."""
+        K = self.shards
+        fps = [array("Q") for _ in range(K)]
+        keys = [array("q") for _ in range(K)]
+        nocs = [bytearray() for _ in range(K)]
+        blobs = [bytearray() for _ in range(K)]
+        pk, res, every = self.pk, self.res, self.check_every
+        step, b2 = pk.step, hashlib.blake2b
+        frm = int.from_bytes
         end = min(len(self.frontier), self.pos + batch)
         made = 0
         for n, p in self.frontier[self.pos:end]:
@@ -169,6 +178,7 @@ class Shard:
             noc = p[2]
             if len(legal) > 256:
                 raise ValueError("more than 256 actions in one position")
+            base = n * 256
             for x, a in enumerate(legal):
                 if tie_possible and ps._closes_tie(pk, p, a):
                     res.ties += 1
@@ -176,11 +186,17 @@ class Shard:
                     if self.tie is None:
                         self.tie = (n, x)
                 cp = step(p, a)
-                k = fp(cp)
-                out[(k * K) >> 64].append((k, cp, n * 256 + x, noc))
+                k = frm(b2(cp, digest_size=8).digest(), "little")
+                t = (k * K) >> 64
+                fps[t].append(k)
+                keys[t].append(base + x)
+                nocs[t].append(noc)
+                blobs[t] += cp
             made += len(legal)
         self.pos = end
         self.generated += made
+        out: list[Batch | None] = [(fps[t], keys[t], bytes(nocs[t]), bytes(blobs[t]))
+                                   if fps[t] else None for t in range(K)]
         return out, end >= len(self.frontier), made
 
     def _kind(self, sig: bytes, n: int, p: bytes, replayed: bool) -> None:
@@ -189,21 +205,22 @@ class Shard:
             if not replayed:
                 self.kind_p[n] = p
 
-    def receive(self, batches: list[list[tuple[int, bytes, int, int]]]) -> None:
+    def receive(self, batches: list[Batch]) -> None:
         """Successors sent to this owner by the expanders."""
-        seen, cand = self.seen, self.cand
-        for got in batches:
-            for k, cp, key, noc in got:
+        seen, cand, size = self.seen, self.cand, self.pk.size
+        for fps, keys, nocs, blob in batches:
+            at = 0
+            for k, key, noc in zip(fps, keys, nocs, strict=True):
+                same = blob[at + 2] == noc
                 j = seen.get(k)
                 if j is not None:
-                    if cp[2] == noc:  # to a state of this level or an earlier one: back
+                    if same:  # to a state of this level or an earlier one: back
                         self.edges.append((key, j, True))
-                    continue
-                c = cand.get(k)
-                if c is None:
-                    cand[k] = [cp, [(key, cp[2] == noc)]]
+                elif (c := cand.get(k)) is None:
+                    cand[k] = [blob[at:at + size], [(key, same)]]
                 else:
-                    c[1].append((key, cp[2] == noc))
+                    c[1].append((key, same))
+                at += size
 
     def level_kinds(self) -> dict[bytes, int]:
         return self.level_sigs
@@ -478,7 +495,7 @@ def _coordinate(be: Backend, rules: Rules, deals: list[Deal], cap: int, check_ev
                 out, drained, made = outs[s]
                 generated += made
                 for t in range(K):
-                    if out[t]:
+                    if out[t] is not None:
                         inbox[t].append(out[t])
                 if drained:
                     active.discard(s)
