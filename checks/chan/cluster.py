@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import hashlib
 import heapq
+import json
 import multiprocessing
 import sys
 import time
@@ -378,13 +379,14 @@ class LocalBackend:
                 for c, a in zip(self.conns, args, strict=True)]
 
     def close(self) -> None:
+        """Stop the workers (SIGTERM: they hold nothing worth keeping, and one busy in a
+        call would otherwise finish it first), also on Ctrl-C: no orphans."""
+        for pr in self.procs:
+            pr.terminate()
+        for pr in self.procs:
+            pr.join()
         for c in self.conns:
             c.close()
-        for pr in self.procs:
-            pr.join(timeout=2)
-            if pr.is_alive():
-                pr.terminate()
-                pr.join()
         self.conns, self.procs = [], []
 
 
@@ -597,6 +599,27 @@ def _coordinate(be: Backend, rules: Rules, deals: list[Deal], cap: int, check_ev
     out.shard_states = [part["states"] for part in parts]  # type: ignore[attr-defined]
     out.shard_bytes = shard_bytes  # type: ignore[attr-defined]
     return out
+
+
+def document(res: Result) -> str:
+    """Everything a packed search reports except its time and memory, as JSON (sorted
+    keys, sets sorted): two searches that agree give the very same bytes."""
+    d = res.per_deal[0]
+
+    def path(p: Sequence[Action] | None) -> list[str] | None:
+        return None if p is None else [a.code() for a in p]
+
+    return json.dumps({
+        "label": res.label, "deals": len(res.deals), "distinct": d.distinct,
+        "generated": d.generated, "depth": d.depth, "complete": d.complete,
+        "max_queue": d.max_queue,
+        "violations": [[kind, what, v.vi, v.en, list(v.rules), v.deal, path(v.path)]
+                       for (kind, what), v in d.violations.items()],
+        "outcomes": dict(d.outcomes), "cited_allow": sorted(d.cited_allow),
+        "cited_refuse": sorted(d.cited_refuse), "option_changes": dict(d.option_changes),
+        "option_samples": d.option_samples, "ties": d.ties, "tie_path": path(d.tie_path),
+        "edges": getattr(res, "edges", None), "packed_bytes": getattr(res, "packed_bytes", None),
+    }, sort_keys=True, ensure_ascii=False)
 
 
 def _tagged(keys: array, s: int) -> Iterator[tuple[int, int, int]]:
