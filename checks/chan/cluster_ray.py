@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from chanspec.checks.chan.cluster import Shard, ShardFull
+from chanspec.checks.chan.shard import Shard, ShardFull
 
 
 class RayBackend:
