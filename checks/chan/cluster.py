@@ -233,6 +233,7 @@ def _coordinate(be: Backend, rules: Rules, deals: list[Deal], cap: int, check_ev
     level_counts = [len(parent)]
     kinds: set[bytes] = set()
     generated = 0
+    rounds = messages = payload = 0  # expansion rounds, batches sent, their bytes
 
     def indices(n: int) -> tuple[int, list[int]]:
         out = []
@@ -260,12 +261,15 @@ def _coordinate(be: Backend, rules: Rules, deals: list[Deal], cap: int, check_ev
         while active:
             outs = be.call("expand", [(batch,) if s in active else None for s in range(K)])
             inbox: list[list[Any]] = [[] for _ in range(K)]
+            rounds += 1
             for s in sorted(active):
                 out, drained, made = outs[s]
                 generated += made
                 for t in range(K):
                     if out[t] is not None:
                         inbox[t].append(out[t])
+                        messages += 1
+                        payload += len(out[t][3]) + 17 * len(out[t][0])
                 if drained:
                     active.discard(s)
             be.call("receive", [(inbox[t],) if inbox[t] else None for t in range(K)])
@@ -365,6 +369,8 @@ def _coordinate(be: Backend, rules: Rules, deals: list[Deal], cap: int, check_ev
     out.levels = level_counts  # type: ignore[attr-defined]
     out.shard_states = [part["states"] for part in parts]  # type: ignore[attr-defined]
     out.shard_bytes = shard_bytes  # type: ignore[attr-defined]
+    out.traffic = {"rounds": rounds, "messages": messages,  # type: ignore[attr-defined]
+                   "payload_bytes": payload, "levels": len(level_counts)}
     return out
 
 
