@@ -142,3 +142,40 @@ def test_ray_shards_give_the_single_process_result(ranks2) -> None:
         assert cluster.document(got) == want
     assert not ray.is_initialized()  # the search stopped the cluster it started
     assert time.perf_counter() - t0 < 120
+
+
+@pytest.mark.parametrize("name,deals,cap", [("ranks2", 2, 10_000_000), ("chiu4", 1, 8_000),
+                                            ("chiu3", 1, 8_000), ("five", 2, 10_000_000)])
+def test_every_family_scale(name: str, deals: int, cap: int) -> None:
+    """The packed machine plays the family's table only (classic: `packed.unsupported`;
+    Chiha and Tấn have no packed machine), so these are the scales it searches."""
+    rules, ds = setup(name, deals)
+    want = cluster.document(packed_search.search(rules, ds, cap=cap, check_every=100))
+    got = cluster.search(rules, ds, shards=3, backend="inline", cap=cap, check_every=100,
+                         batch=512)
+    assert cluster.document(got) == want
+
+
+def _findings(out) -> dict:
+    doc = json.loads((out / "findings.json").read_text(encoding="utf-8"))
+    doc.pop("seconds")
+    for ex in doc["explorations"]:
+        for k in ("seconds", "states_per_second", "states_per_core_second",
+                  "bytes_per_state"):
+            ex.pop(k)
+    for q in doc["quotients"]:
+        q.pop("seconds", None)
+    return doc
+
+
+def test_chanspec_check_cluster_local_writes_the_same_findings(tmp_path) -> None:
+    runs = []
+    for extra in ([], ["--cluster", "local", "--shards", "2", "--batch", "500"]):
+        out = tmp_path / str(len(runs))
+        code = cli.main(["check", "--scales", "five=1", "--machine", "packed", "--quiet",
+                         "--no-write", "--out", str(out),
+                         "--questions", str(out / "OPEN_QUESTIONS.md"), *extra])
+        runs.append((code, _findings(out)))
+    assert runs[0][0] == runs[1][0]
+    assert runs[0][1] == runs[1][1]
+    assert runs[0][1]["explorations"][0]["distinct"] > 1000
