@@ -259,20 +259,16 @@ def _coordinate(be: Backend, rules: Rules, deals: list[Deal], cap: int, check_ev
         # ---- expand the level in rounds of `batch` states a shard
         active = set(range(K))
         while active:
-            outs = be.call("expand", [(batch,) if s in active else None for s in range(K)])
-            inbox: list[list[Any]] = [[] for _ in range(K)]
+            exchange = getattr(be, "exchange", None)  # a back end's own (Ray's: direct)
+            stats = (exchange(sorted(active), batch) if exchange is not None
+                     else _exchange(be, sorted(active), batch))
             rounds += 1
-            for s in sorted(active):
-                out, drained, made = outs[s]
+            for s, (drained, made, sent, size) in zip(sorted(active), stats, strict=True):
                 generated += made
-                for t in range(K):
-                    if out[t] is not None:
-                        inbox[t].append(out[t])
-                        messages += 1
-                        payload += len(out[t][3]) + 17 * len(out[t][0])
+                messages += sent
+                payload += size
                 if drained:
                     active.discard(s)
-            be.call("receive", [(inbox[t],) if inbox[t] else None for t in range(K)])
         # ---- the first state of every new kind, then the replays on the reference
         new: dict[bytes, tuple[int, int]] = {}
         for s, got in enumerate(be.call("level_kinds", [()] * K)):
@@ -372,6 +368,27 @@ def _coordinate(be: Backend, rules: Rules, deals: list[Deal], cap: int, check_ev
     out.traffic = {"rounds": rounds, "messages": messages,  # type: ignore[attr-defined]
                    "payload_bytes": payload, "levels": len(level_counts)}
     return out
+
+
+def _exchange(be: Backend, active: list[int], batch: int) -> list[tuple[bool, int, int, int]]:
+    """One expansion round through the coordinator: the `active` shards expand, their
+    batches go to the owners; per active shard (drained, generated, batches, bytes)."""
+    K = be.shards
+    outs = be.call("expand", [(batch,) if s in active else None for s in range(K)])
+    inbox: list[list[Batch]] = [[] for _ in range(K)]
+    stats = []
+    for s in active:
+        out, drained, made = outs[s]
+        sent = size = 0
+        for t in range(K):
+            b = out[t]
+            if b is not None:
+                inbox[t].append(b)
+                sent += 1
+                size += len(b[3]) + 17 * len(b[0])
+        stats.append((drained, made, sent, size))
+    be.call("receive", [(inbox[t],) if inbox[t] else None for t in range(K)])
+    return stats
 
 
 def document(res: Result) -> str:

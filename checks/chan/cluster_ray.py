@@ -38,15 +38,33 @@ class RayBackend:
     def call(self, method: str, args: Sequence[tuple[Any, ...] | None]) -> list[Any]:
         refs = [None if a is None else getattr(act, method).remote(*a)
                 for act, a in zip(self.actors, args, strict=True)]
+        got = self._get([r for r in refs if r is not None])
+        it = iter(got)
+        return [None if r is None else next(it) for r in refs]
+
+    def exchange(self, active: list[int], batch: int) -> list[tuple[bool, int, int, int]]:
+        """One expansion round: each batch goes from its expander to its owner as a Ray
+        object (the coordinator sees only the small statistics)."""
+        K = self.shards
+        refs = {s: self.actors[s].expand_split.options(num_returns=K + 1).remote(batch)
+                for s in active}
+        got = self._get([refs[s][K] for s in active])
+        todo = []
+        for t in range(K):
+            parts = [refs[s][t] for s, g in zip(active, got, strict=True) if g[2][t]]
+            if parts:
+                todo.append(self.actors[t].receive_some.remote(*parts))
+        self._get(todo)
+        return [(g[0], g[1], sum(g[2]), g[3]) for g in got]
+
+    def _get(self, refs: list[Any]) -> list[Any]:
         try:
-            got = self.ray.get([r for r in refs if r is not None])
+            return self.ray.get(refs)
         except self.ray.exceptions.RayTaskError as e:
             cause = getattr(e, "cause", None)
             if isinstance(cause, ShardFull) or isinstance(e, ShardFull):
                 raise ShardFull(str(cause or e).splitlines()[-1]) from None
             raise
-        it = iter(got)
-        return [None if r is None else next(it) for r in refs]
 
     def close(self) -> None:
         for act in getattr(self, "actors", []):

@@ -155,6 +155,17 @@ class Shard:
                                    if fps[t] else None for t in range(K)]
         return out, end >= len(self.frontier), made
 
+    def expand_split(self, batch: int) -> tuple[Any, ...]:
+        """`expand` as K + 1 values: the batch for each owner (None: nothing for it),
+        then (drained, generated, which owners got a batch, bytes) -- for back ends that
+        hand each batch to its owner directly (Ray)."""
+        out, drained, made = self.expand(batch)
+        size = sum(len(b[3]) + 17 * len(b[0]) for b in out if b is not None)
+        return (*out, (drained, made, [b is not None for b in out], size))
+
+    def receive_some(self, *batches: Batch | None) -> None:
+        self.receive([b for b in batches if b is not None])
+
     def _kind(self, sig: bytes, n: int, p: bytes, replayed: bool) -> None:
         if sig not in self.kinds and sig not in self.level_sigs:
             self.level_sigs[sig] = n
