@@ -111,8 +111,10 @@ class Shard:
         made = 0
         for n, p in self.frontier[self.pos:end]:
             bad = self.bad_of(p)
+            f0 = None  # one count for the state's findings before its replay
             if bad:
-                ps._invariants(pk, p, self.rules, n, self._finder(n, 0))
+                f0 = self._finder(n, 0)
+                ps._invariants(pk, p, self.rules, n, f0)
             sample = n % every == 0
             if p[0] == P_OVER:
                 res.outcomes["draw" if p[16] == 4 else "win"] += 1
@@ -127,7 +129,7 @@ class Shard:
                 res.outcomes["stuck"] += 1
                 what = ps._stuck_what(pk, p, pk.plan.stuck_as_written)
                 vi, en = STUCK_TEXT[what]
-                self._finder(n, 0)("deadlock", what, vi, en, (self.stuck_rule,), n)
+                (f0 or self._finder(n, 0))("deadlock", what, vi, en, (self.stuck_rule,), n)
                 sample = True
             if sample or bad:
                 self.pending[n] = (p, sample)
