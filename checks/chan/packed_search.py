@@ -96,25 +96,11 @@ def search(rules: Rules, deals: Sequence[Deal], *, cap: int = 10_000_000,
         act.append(NO_ACTION)
         nocp.append(p[2])
 
-    want = _census_key([rules.copies if f in rules.faces else 0 for f in range(30)])
-    noc_keys = [[_census_key(_counts(noc[j:])) for j in range(len(noc) + 1)]
-                for noc in pk.nocs]
-    F = cards.NUM_FACES
-    card_key = [1 << (8 * f) for f in range(F)]
-    n = pk.n
-    blocks = [(s, pk.laid_at[s]) for s in range(n)]  # laid + concealed: one slice
-    expected_sizes = pk.expected_sizes
-    dead = pk.DEAD
-    low = (1 << 8 * F) - 1
-    resp = pk.RESP
-    stuck_as_written = pk.plan.stuck_as_written
-    frm = int.from_bytes
-    tie_rule = rules.rid("claims.tie_break_rule")
+    census_bad = census_checker(pk, rules)
+    expansion_legal = expander(pk, por)
     step = pk.step
-    legal_of = pk.legal
-    claims_of = pk.claims_of
-    passes = pk.act["pass"]
-    plain_windows = por and not pk.plan.auto_timeout
+    tie_rule = rules.rid("claims.tie_break_rule")
+    stuck_as_written = pk.plan.stuck_as_written
 
     def path_to(i: int) -> tuple[int, tuple[Action, ...]]:
         out = []
@@ -145,19 +131,7 @@ def search(rules: Rules, deals: Sequence[Deal], *, cap: int = 10_000_000,
             level_end = len(parent) - 1
         ph = p[0]
         # ---- invariants on the packed position
-        c = frm(p[dead:dead + F], "little") + noc_keys[p[3] * 256 + p[4]][p[2]]
-        if ph == P_WINDOW:
-            c += card_key[p[5]]
-        sizes = expected_sizes(p)
-        bad = False
-        for s, lo in blocks:
-            held = p[lo:lo + 2 * F]
-            c += frm(held, "little")
-            if sum(held) != sizes[s] and sizes[s] >= 0:
-                bad = True
-        c = (c & low) + (c >> 8 * F)  # laid + concealed, face by face
-        if c != want:
-            bad = True
+        bad = census_bad(p)
         if bad:
             _invariants(pk, p, rules, i, found)
         # ---- what happens next
@@ -168,18 +142,7 @@ def search(rules: Rules, deals: Sequence[Deal], *, cap: int = 10_000_000,
                 kinds.add(sig)
                 _reference_check(pk, res, alts, i, p, path_to, found)
             continue
-        tie_possible = False
-        if ph == P_WINDOW:
-            answers = p[resp:]
-            if plain_windows:
-                first = answers.index(1)
-                legal = claims_of(p, first) + [passes[first]]
-            else:
-                legal = legal_of(p, answers.index(1)) if por else legal_of(p)
-            # a tie needs the window to close on this answer and another claim made
-            tie_possible = answers.count(1) == 1 and max(answers) > 2
-        else:
-            legal = legal_of(p)
+        legal, tie_possible = expansion_legal(p)
         sample = i % check_every == 0
         first_of_kind = False
         if not sample:  # also the first state of every kind (see _signature)
@@ -246,6 +209,64 @@ def search(rules: Rules, deals: Sequence[Deal], *, cap: int = 10_000_000,
     out.edges = len(esrc)  # type: ignore[attr-defined]
     out.packed_bytes = pk.size  # type: ignore[attr-defined]
     return out
+
+
+def census_checker(pk: Packed, rules: Rules) -> Callable[[bytes], bool]:
+    """The invariants that are cheap on packed bytes, as one test: does position `p`
+    break the census (each face ``copies`` times across hands, laid-down cards, dead
+    cards, the nọc and the window) or a seat's hand size?  (`_invariants` then says
+    which.)  Shared by this search and the partitioned one (checks/chan/cluster.py)."""
+    want = _census_key([rules.copies if f in rules.faces else 0 for f in range(30)])
+    noc_keys = [[_census_key(_counts(noc[j:])) for j in range(len(noc) + 1)]
+                for noc in pk.nocs]
+    F = cards.NUM_FACES
+    card_key = [1 << (8 * f) for f in range(F)]
+    blocks = [(s, pk.laid_at[s]) for s in range(pk.n)]  # laid + concealed: one slice
+    expected_sizes = pk.expected_sizes
+    dead = pk.DEAD
+    low = (1 << 8 * F) - 1
+    frm = int.from_bytes
+
+    def bad(p: bytes) -> bool:
+        c = frm(p[dead:dead + F], "little") + noc_keys[p[3] * 256 + p[4]][p[2]]
+        if p[0] == P_WINDOW:
+            c += card_key[p[5]]
+        sizes = expected_sizes(p)
+        broken = False
+        for s, lo in blocks:
+            held = p[lo:lo + 2 * F]
+            c += frm(held, "little")
+            if sum(held) != sizes[s] and sizes[s] >= 0:
+                broken = True
+        c = (c & low) + (c >> 8 * F)  # laid + concealed, face by face
+        return broken or c != want
+
+    return bad
+
+
+def expander(pk: Packed, por: bool) -> Callable[[bytes], tuple[list[Action], bool]]:
+    """The actions the search expands at position `p` (with the claim-window reduction:
+    only the lowest awaited seat's answers) and whether one of them may close a claim
+    tie.  Shared by this search and the partitioned one."""
+    resp = pk.RESP
+    legal_of = pk.legal
+    claims_of = pk.claims_of
+    passes = pk.act["pass"]
+    plain_windows = por and not pk.plan.auto_timeout
+
+    def expand(p: bytes) -> tuple[list[Action], bool]:
+        if p[0] != P_WINDOW:
+            return legal_of(p), False
+        answers = p[resp:]
+        if plain_windows:
+            first = answers.index(1)
+            legal = claims_of(p, first) + [passes[first]]
+        else:
+            legal = legal_of(p, answers.index(1)) if por else legal_of(p)
+        # a tie needs the window to close on this answer and another claim made
+        return legal, answers.count(1) == 1 and max(answers) > 2
+
+    return expand
 
 
 class TLCProgress:

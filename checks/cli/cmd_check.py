@@ -50,7 +50,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from chanspec.checks.chan import packed_search, scale
+from chanspec.checks.chan import cluster, packed_search, scale
 from chanspec.checks.cli.options import (
     add_command,
     add_common,
@@ -151,6 +151,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="máy nén: cứ K trạng thái thì kiểm lại bằng máy tham chiếu / packed "
                         f"engine: replay one state in K on the reference (default "
                         f"{CHECK_EVERY})")
+    p.add_argument("--cluster", default=None, metavar="BACKEND",
+                   help="máy nén chia theo mảnh / the packed searches partitioned over shards "
+                        "(checks/chan/cluster.py, same results): local (worker processes), "
+                        "ray (start a local Ray cluster) or ray://HOST:PORT (join one; "
+                        "pip install 'chanspec[cluster]'); default: one process")
+    p.add_argument("--shards", type=positive_int, default=None, metavar="N",
+                   help="số mảnh / shards of a partitioned packed search (default: --workers; "
+                        "more than 1 alone means --cluster local)")
+    p.add_argument("--batch", type=positive_int, default=cluster.DEFAULT_BATCH, metavar="N",
+                   help="trạng thái mỗi lượt của một mảnh / frontier states a shard expands "
+                        f"per round (default {cluster.DEFAULT_BATCH:,})")
     p.add_argument("--no-write", action="store_true",
                    help="không ghi OPEN_QUESTIONS.md, chỉ báo nếu đã cũ / do not rewrite "
                         "OPEN_QUESTIONS.md, only say whether it is stale")
@@ -231,6 +242,33 @@ def _plan(args: argparse.Namespace, table: Table, opts: dict[str, str]
 SCORING_SECTIONS = ("cuoc", "scoring", "payment", "session")
 
 
+def _partition(args: argparse.Namespace) -> tuple[str, int, str | None] | None:
+    """(back end, shards, Ray address) for the packed searches, or None: one process.
+    A partitioned search gives the single process's results (checks/chan/cluster.py);
+    on this project's 2 shared cores it is no faster (bench/bench_cluster.py), so
+    --workers alone does not turn it on."""
+    want = getattr(args, "cluster", None)
+    shards = getattr(args, "shards", None)
+    if want is None and (shards is None or shards == 1):
+        return None
+    want = want or "local"
+    n = shards or max(1, args.workers)
+    if want == "local":
+        return "local", n, None
+    if want == "ray" or want.startswith("ray://"):
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            raise ClusterUnavailable("--cluster ray needs Ray: pip install "
+                                     "'chanspec[cluster]'") from None
+        return "ray", n, None if want == "ray" else want
+    raise OptionError(f"--cluster {want!r}: expected local, ray or ray://HOST:PORT")
+
+
+class ClusterUnavailable(OptionError):
+    """--cluster ray without Ray installed (exit 2, one line)."""
+
+
 def _vacuity(table: Table, results: list[explore.Result]) -> dict[str, Any]:
     played = table.rows_named_in(k for k in table.data if k not in ("rule",) + SCORING_SECTIONS)
     referenced = played | table.rows_named_in(SCORING_SECTIONS)
@@ -309,12 +347,13 @@ def run(args: argparse.Namespace) -> int:
     graph_doc: tuple[Any, str] | None = None
     quotients: dict[str, tuple[diagrams.Quotient, str]] = {}
     plan = _plan(args, table, opts)
+    part = _partition(args)
     # A packed search is one process: with more than one worker it runs beside the
     # reference explorations from the start (its progress lines are labelled) instead of
     # leaving the other cores idle at the end.
     ahead: dict[int, Any] = {}
     with contextlib.ExitStack() as stack:
-        if args.workers > 1 and len(plan) > 1:
+        if args.workers > 1 and len(plan) > 1 and part is None:
             for k, (sc, n_deals, cap, engine) in enumerate(plan):
                 if engine != "packed":
                     continue
@@ -343,9 +382,15 @@ def run(args: argparse.Namespace) -> int:
                      f"Packed machine (model/chan/packed.py): one search for all deals, up to "
                      f"{cap:,} states; one state in {args.check_every} replayed on the "
                      "reference.")
-                res = ahead[k].get() if k in ahead else packed_search.search(
-                    rules, deals, cap=cap, check_every=args.check_every, label=label,
-                    progress=packed_search.TLCProgress(label, quiet=args.quiet))
+                if part is not None:
+                    res = cluster.search(
+                        rules, deals, shards=part[1], backend=part[0], address=part[2],
+                        cap=cap, check_every=args.check_every, label=label, batch=args.batch,
+                        progress=packed_search.TLCProgress(label, quiet=args.quiet))
+                else:
+                    res = ahead[k].get() if k in ahead else packed_search.search(
+                        rules, deals, cap=cap, check_every=args.check_every, label=label,
+                        progress=packed_search.TLCProgress(label, quiet=args.quiet))
             else:
                 prog = explore.Progress(sc.name, quiet=args.quiet)
                 res = explore.explore(rules, deals, label=sc.name, workers=args.workers,

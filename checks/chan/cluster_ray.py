@@ -1,0 +1,75 @@
+"""The Ray back end of the partitioned packed search (checks/chan/cluster.py).
+
+One Ray actor per shard, running `cluster.Shard` -- the same code as the local back
+end's worker processes, wherever Ray schedules it.  ``address=None`` starts a local Ray
+cluster for the search (stopped after it); ``ray://HOST:PORT`` (or any address
+`ray.init` takes) joins a running one, and only the search's actors are stopped.
+Optional: ``pip install 'chanspec[cluster]'``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from chanspec.checks.chan.shard import Shard, ShardFull
+
+
+class RayBackend:
+    def __init__(self, shards: int, init: Callable[[int], tuple[Any, ...]],
+                 address: str | None = None) -> None:
+        import ray
+
+        self.ray = ray
+        self.shards = shards
+        self.started = False
+        if not ray.is_initialized():
+            if address is None:
+                ray.init(num_cpus=max(shards, os.cpu_count() or 1), include_dashboard=False,
+                         log_to_driver=False, configure_logging=False)
+            else:
+                ray.init(address=address, log_to_driver=False, configure_logging=False)
+            self.started = True
+        actor = ray.remote(num_cpus=1)(Shard)
+        self.actors = [actor.options(scheduling_strategy="SPREAD").remote(*init(s))
+                       for s in range(shards)]
+
+    def call(self, method: str, args: Sequence[tuple[Any, ...] | None]) -> list[Any]:
+        refs = [None if a is None else getattr(act, method).remote(*a)
+                for act, a in zip(self.actors, args, strict=True)]
+        got = self._get([r for r in refs if r is not None])
+        it = iter(got)
+        return [None if r is None else next(it) for r in refs]
+
+    def exchange(self, active: list[int], batch: int) -> list[tuple[bool, int, int, int]]:
+        """One expansion round: each batch goes from its expander to its owner as a Ray
+        object (the coordinator sees only the small statistics)."""
+        K = self.shards
+        refs = {s: self.actors[s].expand_split.options(num_returns=K + 1).remote(batch)
+                for s in active}
+        got = self._get([refs[s][K] for s in active])
+        todo = []
+        for t in range(K):
+            parts = [refs[s][t] for s, g in zip(active, got, strict=True) if g[2][t]]
+            if parts:
+                todo.append(self.actors[t].receive_some.remote(*parts))
+        self._get(todo)
+        return [(g[0], g[1], sum(g[2]), g[3]) for g in got]
+
+    def _get(self, refs: list[Any]) -> list[Any]:
+        try:
+            return self.ray.get(refs)
+        except self.ray.exceptions.RayTaskError as e:
+            cause = getattr(e, "cause", None)
+            if isinstance(cause, ShardFull) or isinstance(e, ShardFull):
+                raise ShardFull(str(cause or e).splitlines()[-1]) from None
+            raise
+
+    def close(self) -> None:
+        for act in getattr(self, "actors", []):
+            self.ray.kill(act)
+        self.actors = []
+        if self.started:
+            self.ray.shutdown()
+            self.started = False
