@@ -123,6 +123,17 @@ def test_cluster_ray_without_ray_is_one_line_and_exit_2(capsys, monkeypatch) -> 
     assert "pip install 'chanspec[cluster]'" in err
 
 
+def test_a_cluster_that_cannot_be_joined_is_one_line_and_exit_2(tmp_path) -> None:
+    pytest.importorskip("ray", reason="Ray is not installed (pip install 'chanspec[cluster]')")
+    r = subprocess.run([sys.executable, "-m", "chanspec.checks.cli", "check", "--machine",
+                        "packed", "--scales", "ranks2=1", "--cluster", "ray://127.0.0.1:1",
+                        "--shards", "2", "--quiet", "--no-write", "--out", str(tmp_path / "o")],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2, r.stderr
+    assert "Traceback" not in r.stderr and "internal error" not in r.stderr, r.stderr
+    assert "--cluster ray://127.0.0.1:1: Ray could not join that cluster" in r.stderr
+
+
 def test_a_bad_cluster_name_is_refused(capsys) -> None:
     code = cli.main(["check", "--scales", "ranks2=1", "--cluster", "slurm", "--quiet",
                      "--no-write", "--out", "/nonexistent/never-written"])

@@ -16,6 +16,11 @@ from typing import Any
 from chanspec.checks.chan.shard import Shard, ShardFull
 
 
+class JoinError(RuntimeError):
+    """A Ray cluster given by address that could not be joined (the command says so in
+    one line, exit 2)."""
+
+
 class RayBackend:
     def __init__(self, shards: int, init: Callable[[int], tuple[Any, ...]],
                  address: str | None = None) -> None:
@@ -29,7 +34,14 @@ class RayBackend:
                 ray.init(num_cpus=max(shards, os.cpu_count() or 1), include_dashboard=False,
                          log_to_driver=False, configure_logging=False)
             else:
-                ray.init(address=address, log_to_driver=False, configure_logging=False)
+                try:
+                    ray.init(address=address, log_to_driver=False, configure_logging=False)
+                except Exception as exc:  # noqa: BLE001 - Ray raises many kinds here
+                    first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+                    raise JoinError(f"--cluster {address}: Ray could not join that cluster: "
+                                    f"{first[:200]} (a cluster's address is ray://HOST:PORT "
+                                    "of its head's Ray Client server; joining needs "
+                                    "pip install 'ray[client]')") from None
             self.started = True
         actor = ray.remote(num_cpus=1)(Shard)
         self.actors = [actor.options(scheduling_strategy="SPREAD").remote(*init(s))

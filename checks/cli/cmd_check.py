@@ -50,7 +50,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from chanspec.checks.chan import cluster, packed_search, scale
+from chanspec.checks.chan import cluster, cluster_ray, packed_search, scale
 from chanspec.checks.cli.options import (
     add_command,
     add_common,
@@ -383,10 +383,14 @@ def run(args: argparse.Namespace) -> int:
                      f"{cap:,} states; one state in {args.check_every} replayed on the "
                      "reference.")
                 if part is not None:
-                    res = cluster.search(
-                        rules, deals, shards=part[1], backend=part[0], address=part[2],
-                        cap=cap, check_every=args.check_every, label=label, batch=args.batch,
-                        progress=packed_search.TLCProgress(label, quiet=args.quiet))
+                    try:
+                        res = cluster.search(
+                            rules, deals, shards=part[1], backend=part[0], address=part[2],
+                            cap=cap, check_every=args.check_every, label=label,
+                            batch=args.batch,
+                            progress=packed_search.TLCProgress(label, quiet=args.quiet))
+                    except cluster_ray.JoinError as exc:
+                        raise ClusterUnavailable(str(exc)) from None
                 else:
                     res = ahead[k].get() if k in ahead else packed_search.search(
                         rules, deals, cap=cap, check_every=args.check_every, label=label,

@@ -1218,6 +1218,12 @@ NOT_EXERCISABLE: dict[str, str] = {
         "other reading; the two differ only in the banned lines they print "
         "(tests/test_vectors.py checks this on random hands). The row itself is cited by "
         "the rules-of-play cases under each reading"),
+    "turn.fault_class_rule": (
+        "its two readings part only where a fault of rule 1 is committed with "
+        "restriction-mode=penalise and pay-fault=bao (read by rule, that fault makes "
+        "nobody báo); the rules-of-play cases are played under pay-fault's default, and "
+        "pay-fault is a payment row outside the play vectors. tests/test_classic_defects.py "
+        "plays both readings on 000's own example of rule 1"),
     "cai.first_drawer_rule": (
         "decided before the cards are dealt: it says who draws the cái card in a first "
         "hand, and a vector's deal names that seat (``drawer``), so no step of play can "
