@@ -117,7 +117,7 @@ _B: dict[str, Any] = {}  # the baseline and the real packed machine, inherited b
 
 
 class _Timeout(Exception):
-    pass
+    """A mutant whose hands ran past `MUTANT_SECONDS` (an endless loop it made)."""
 
 
 def _alarm(signum: int, frame: Any) -> None:
