@@ -8,9 +8,11 @@ import io
 import os
 import re
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -120,9 +122,9 @@ class Watched:
 
     WAIT = 180.0
 
-    def __init__(self, argv: list[str]) -> None:
+    def __init__(self, argv: list[str], env: dict[str, str] | None = None) -> None:
         self.proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                     text=True, start_new_session=True, cwd=ROOT)
+                                     text=True, start_new_session=True, cwd=ROOT, env=env)
         self.lines: list[str] = []
         self._got = threading.Condition()
         self._reader = threading.Thread(target=self._read, daemon=True)
@@ -161,9 +163,13 @@ class Watched:
             assert time.monotonic() < deadline, what
             time.sleep(0.05)
 
-    def interrupt(self) -> tuple[int, str]:
-        """Ctrl-C the whole group as a terminal would; (exit code, stderr)."""
-        os.killpg(self.proc.pid, signal.SIGINT)
+    def interrupt(self, group: bool = True) -> tuple[int, str]:
+        """Ctrl-C the whole group as a terminal would (or, `group` false, SIGINT to the
+        command alone, as `kill -INT` does); (exit code, stderr)."""
+        if group:
+            os.killpg(self.proc.pid, signal.SIGINT)
+        else:
+            os.kill(self.proc.pid, signal.SIGINT)
         self.proc.wait(timeout=self.WAIT)
         self._reader.join(timeout=self.WAIT)
         return self.proc.returncode, self.err()
@@ -205,6 +211,58 @@ def test_ctrl_c_during_the_search_pool_exits_130_without_worker_tracebacks(
     assert code == 130, err
     assert "ForkPoolWorker" not in err and "Traceback" not in err, err
     assert "interrupted" in err
+
+
+def _carrying(mark: str) -> list[str]:
+    """The command lines of the processes whose command line holds `mark`."""
+    found = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit() and not _gone(int(d.name)):
+            try:
+                cmd = (d / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+            if mark in cmd:
+                found.append(cmd)
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux's /proc")
+@pytest.mark.parametrize("group", [True, False], ids=["ctrl-c", "kill-int"])
+def test_ctrl_c_during_a_ray_search_exits_130_and_stops_the_cluster(
+        tmp_path: Path, group: bool) -> None:
+    pytest.importorskip("ray", reason="Ray is not installed (pip install 'chanspec[cluster]')")
+    # Ray's own processes (GCS, raylet, workers) all carry its temporary directory in their
+    # command lines: a directory of this test's own tells them from any other cluster's
+    # (short: Ray's socket paths under it may have at most 107 bytes)
+    ray_tmp = Path(tempfile.mkdtemp(prefix="cs-ray-", dir="/tmp"))
+    env = dict(os.environ, RAY_TMPDIR=str(ray_tmp))
+    with Watched([PY, "-m", "chanspec.checks.cli", "check", "--quick", "--no-write",
+                  "--machine", "packed", "--scales", "ranks2=30", "--cluster", "ray",
+                  "--shards", "2", "--out", str(tmp_path / "out")], env=env) as w:
+        w.wait_for_line(r"\[ranks2-packed\] Progress")  # the shards are searching
+        assert _carrying(str(ray_tmp)), "the search runs on no Ray process of its own"
+        code, err = w.interrupt(group)
+    assert code == 130, err
+    assert "Traceback" not in err, err
+    assert "interrupted" in err
+    _eventually(lambda: not _carrying(str(ray_tmp)),
+                f"Ray processes run on after the interrupt: {_carrying(str(ray_tmp))}")
+    shutil.rmtree(ray_tmp, ignore_errors=True)
+
+
+def test_a_local_ray_cluster_that_cannot_start_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    pytest.importorskip("ray", reason="Ray is not installed (pip install 'chanspec[cluster]')")
+    deep = tmp_path / ("d" * 100)  # Ray's socket paths under it are over 107 bytes
+    deep.mkdir()
+    r = subprocess.run([PY, "-m", "chanspec.checks.cli", "check", "--quick", "--no-write",
+                        "--machine", "packed", "--scales", "ranks2=1", "--cluster", "ray",
+                        "--out", str(tmp_path / "out")], capture_output=True, text=True,
+                       env=dict(os.environ, RAY_TMPDIR=str(deep)), timeout=300)
+    assert r.returncode == 2, r.stderr
+    assert "Traceback" not in r.stderr and "internal error" not in r.stderr, r.stderr
+    assert "Ray could not start a local cluster" in r.stderr
+    assert "set RAY_TMPDIR to a short directory" in r.stderr
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux's /proc")

@@ -16,9 +16,13 @@ from typing import Any
 from chanspec.checks.chan.shard import Shard, ShardFull
 
 
-class JoinError(RuntimeError):
-    """A Ray cluster given by address that could not be joined (the command says so in
-    one line, exit 2)."""
+class ClusterError(RuntimeError):
+    """A local Ray cluster that could not be started, or one given by address that could
+    not be joined (the command says so in one line, exit 2)."""
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
 
 
 class RayBackend:
@@ -31,17 +35,27 @@ class RayBackend:
         self.started = False
         if not ray.is_initialized():
             if address is None:
-                ray.init(num_cpus=max(shards, os.cpu_count() or 1), include_dashboard=False,
-                         log_to_driver=False, configure_logging=False)
+                try:
+                    ray.init(num_cpus=max(shards, os.cpu_count() or 1),
+                             include_dashboard=False, log_to_driver=False,
+                             configure_logging=False)
+                except Exception as exc:  # noqa: BLE001 - Ray raises many kinds here
+                    ray.shutdown()  # whatever it had started
+                    first = _first_line(exc)
+                    hint = ("Ray keeps its sockets under RAY_TMPDIR (default /tmp/ray) and a "
+                            "socket path may be at most 107 bytes: set RAY_TMPDIR to a short "
+                            "directory" if "path length" in first else
+                            "try --cluster local, which needs no Ray")
+                    raise ClusterError(f"--cluster ray: Ray could not start a local "
+                                       f"cluster: {first} ({hint})") from None
             else:
                 try:
                     ray.init(address=address, log_to_driver=False, configure_logging=False)
                 except Exception as exc:  # noqa: BLE001 - Ray raises many kinds here
-                    first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-                    raise JoinError(f"--cluster {address}: Ray could not join that cluster: "
-                                    f"{first[:200]} (a cluster's address is ray://HOST:PORT "
-                                    "of its head's Ray Client server; joining needs "
-                                    "pip install 'ray[client]')") from None
+                    raise ClusterError(f"--cluster {address}: Ray could not join that "
+                                       f"cluster: {_first_line(exc)} (a cluster's address "
+                                       "is ray://HOST:PORT of its head's Ray Client server; "
+                                       "joining needs pip install 'ray[client]')") from None
             self.started = True
         actor = ray.remote(num_cpus=1)(Shard)
         self.actors = [actor.options(scheduling_strategy="SPREAD").remote(*init(s))

@@ -389,7 +389,7 @@ def run(args: argparse.Namespace) -> int:
                             cap=cap, check_every=args.check_every, label=label,
                             batch=args.batch,
                             progress=packed_search.TLCProgress(label, quiet=args.quiet))
-                    except cluster_ray.JoinError as exc:
+                    except cluster_ray.ClusterError as exc:
                         raise ClusterUnavailable(str(exc)) from None
                 else:
                     res = ahead[k].get() if k in ahead else packed_search.search(
