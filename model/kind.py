@@ -180,6 +180,10 @@ class Kind:
     # `chanspec.model.tan.log`); None: the default format (Chắn's,
     # `chanspec.checks.conform.logs`)
     log: Any = None
+    # the kind's meld engine, (rules) -> engine with evaluate, player_lenh, discard_bans
+    # and meld_of, as `chanspec.model.chiha.melds.engine`, for `chanspec melds`; None:
+    # the kind has no melds
+    melds: Callable[..., Any] | None = None
 
     def game(self, lang: str = "en") -> str:
         """The game's name in `lang` (``"vi"`` or ``"en"``), e.g. ``Tấn``."""

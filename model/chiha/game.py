@@ -33,7 +33,7 @@ from typing import Any
 
 from .deck import Deck
 from .melds import Laid, MeldEngine, NotAMeld, engine
-from .table import ChihaRules
+from .table import ChihaRules, WinBar
 
 KINDS = ("discard", "eat", "add", "pass", "draw", "xep", "show", "quan", "toi")
 CARD_KINDS = frozenset({"discard", "eat"})  # actions naming cards (eat: the own cards shown)
@@ -262,10 +262,7 @@ class _Plan:
                     self.rests[f].append((r, need))
         self._acts: dict[tuple[str, int, tuple[int, ...], int], Action] = {}
         w = t.data["win"]
-        self.threshold = int(w["threshold"])
-        self.more_than = rules.value(w["threshold_rule"]) == "more-than"
-        self.quan = int(w["quan"])
-        self.quan_more = rules.value(w["quan_rule"]) == "more-than"
+        self.bar = WinBar.of(rules)
         self.must_claim = rules.value(w["quan_claim_rule"]) == "must-claim"
         self.whole = rules.value(w["empty_rule"]) == "all-in-melds"
         self.win_rows = (w["rule"], w["threshold_rule"], w["empty_rule"], w["count_rule"])
@@ -443,11 +440,10 @@ class State:
         v = self.lenh(s, whole=p.whole)
         if v is None:
             return None
-        return v if (v > p.threshold if p.more_than else v >= p.threshold) else None
+        return v if p.bar.wins(v) else None
 
     def _is_quan(self, lenh: int) -> bool:
-        p = self.p
-        return lenh > p.quan if p.quan_more else lenh >= p.quan
+        return self.p.bar.is_quan(lenh)
 
     def eats(self, s: int, c: int) -> list[Action]:
         """Every way seat `s` may eat card `c`: a new meld with own cards from the hand

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from chanspec.model.kind import Kind
 
-from . import game, vocab, words
+from . import game, melds, vocab, words
 from . import table as table_mod
 
 KIND = Kind(
@@ -23,8 +23,9 @@ KIND = Kind(
     Action=game.Action,
     Deal=game.Deal,
     deal_random=game.deal_random,
-    commands=frozenset({"play", "rules"}),
+    commands=frozenset({"melds", "play", "rules"}),
     story=words.story,
     game_vi="Chiha",
     game_en="Chiha",
+    melds=melds.engine,
 )

@@ -185,6 +185,34 @@ class ChihaRules:
         return (self.table.id, self.players, tuple(sorted(self.options.items())))
 
 
+@dataclass(frozen=True)
+class WinBar:
+    """The lệnh a win needs (``[win] threshold``) and tới quan needs (``[win] quan``), each
+    read "at least" or "more than" as its open row says (u-threshold, quan-threshold):
+    the one place where a count of lệnh is compared with them."""
+
+    threshold: int
+    more_than: bool
+    quan: int
+    quan_more: bool
+    rows: tuple[str, str]  # the rows of the two readings
+
+    @classmethod
+    def of(cls, rules: ChihaRules) -> WinBar:
+        w = rules.table.data["win"]
+        return cls(int(w["threshold"]), rules.value(w["threshold_rule"]) == "more-than",
+                   int(w["quan"]), rules.value(w["quan_rule"]) == "more-than",
+                   (w["threshold_rule"], w["quan_rule"]))
+
+    def wins(self, lenh: int) -> bool:
+        """Are `lenh` enough to win (an empty hand granted)?"""
+        return lenh > self.threshold if self.more_than else lenh >= self.threshold
+
+    def is_quan(self, lenh: int) -> bool:
+        """Are `lenh` enough for tới quan?"""
+        return lenh > self.quan if self.quan_more else lenh >= self.quan
+
+
 def _suits(items: list[dict[str, str]]) -> tuple[Suit, ...]:
     return tuple(Suit(i["id"], i["code"], i["vi"], i["en"]) for i in items)
 
