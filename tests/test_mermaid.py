@@ -13,8 +13,8 @@ import mermaid_grammar as grammar
 import pytest
 from chanspec.checks.findings import compute, divergence, mermaid
 from chanspec.checks.findings import questions as questions_mod
-from chanspec.checks.report import diagrams
-from chanspec.model import table
+from chanspec.checks.report import diagrams, play_flow
+from chanspec.model import kinds, table
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -28,6 +28,10 @@ def _all_blocks() -> list[tuple[str, str]]:
     out += [(f"docs/diagrams.md block {i}", b) for i, b in enumerate(grammar.blocks(
         (ROOT / "docs" / "diagrams.md").read_text(encoding="utf-8")))]
     out.append(("flow", diagrams.flow_mermaid(BASE)))
+    for name, players in (("tan", 3), ("chiha", 3), ("family", 4)):  # chanspec flow
+        rules = kinds.rules(name, players)
+        out.append((f"play flow {name}",
+                    diagrams.graph_mermaid(play_flow.graph(play_flow.observe(rules, 4, 0)))))
     return out
 
 

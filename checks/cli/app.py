@@ -115,7 +115,7 @@ def _register_broken(subparsers: argparse._SubParsersAction, module: str,  # typ
 # commands that play or explore hands (settle: to say what a decision changes): a table
 # whose turn the machine does not play (`Table.machine_gap`) is refused up front, exit 2
 PLAYING_COMMANDS = frozenset({"play", "explain", "explore", "check", "replay", "vectors",
-                              "conform", "serve", "questions", "report", "settle"})
+                              "conform", "serve", "questions", "report", "settle", "flow"})
 
 
 def build_parser() -> argparse.ArgumentParser:
