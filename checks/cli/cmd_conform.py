@@ -35,6 +35,7 @@ from chanspec.checks.conform import campaign as conform
 from chanspec.checks.conform import logs
 from chanspec.checks.conform.driver import EngineError
 from chanspec.checks.output import check_output_file, prepare_output_dir, say, write_atomic
+from chanspec.model import kinds
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -132,6 +133,8 @@ def engine_problem(command: str) -> str | None:
 
 def run(args: argparse.Namespace) -> int:
     table = load_table(args)
+    if kinds.of(table).log is not None:  # a kind with its own log format (Tấn, Chiha)
+        return run_kind(args, table)
     fixed = options_of(args, table)
     if args.hands < 1 or args.shrink_budget < 0 or args.max_steps < 1 or args.jobs < 1 or (
             args.max_differences is not None and args.max_differences < 1):
@@ -218,3 +221,63 @@ def run(args: argparse.Namespace) -> int:
         if inference is not None:
             print(conform.render_inference(inference, args.lang, say))
     return result.exit_code
+
+
+# flags of the Chắn campaign that a kind with its own log format does not take yet
+CHAN_ONLY = (("vary_options", False, "--vary-options"), ("stop_at_first", False,
+             "--stop-at-first"), ("max_differences", None, "--max-differences"),
+             ("jobs", 1, "--jobs"), ("infer_options", False, "--infer-options"))
+
+
+def run_kind(args: argparse.Namespace, table: object) -> int:
+    """The campaign of a kind with its own game-log format (checks/conform/kind_campaign.py):
+    legal sets step by step and the outcome, one key per cause, each witness saved."""
+    import random
+    from pathlib import Path
+
+    from chanspec.checks.conform import kind_campaign
+
+    kind = kinds.of(table)  # type: ignore[arg-type]
+    for attr, default, flag in CHAN_ONLY:
+        if getattr(args, attr) != default:
+            print(f"chanspec conform: {flag} is not available for kind {kind.name!r} yet; "
+                  "drop it", file=sys.stderr)
+            return 2
+    if args.hands < 1:
+        print("chanspec conform: --hands must be positive", file=sys.stderr)
+        return 2
+    problem = engine_problem(args.impl)
+    if problem is not None:
+        print(f"chanspec conform: {problem}", file=sys.stderr)
+        return 2
+    counts = players_of(table, args.players)  # type: ignore[arg-type]
+    opts = options_of(args, table)  # type: ignore[arg-type]
+    seed = args.seed if args.seed is not None else random.randrange(1 << 31)
+    first = Path(args.save) if args.save is not None else None
+    if first is not None:
+        check_output_file(first)
+    elif not args.json:
+        prepare_output_dir(".")
+        first = Path(f"conform-{seed}.ndjson")
+    if not args.json:
+        print(say(args.lang, f"Hạt giống: {seed}", f"Seed: {seed}"), flush=True)
+    results = []
+    for n in counts:  # one campaign per player count, the witnesses named apart
+        rules = table.resolve(n, opts)  # type: ignore[attr-defined]
+        save = first if first is None or len(counts) == 1 else first.with_name(
+            f"{first.stem}-p{n}{first.suffix}")
+        try:
+            res = kind_campaign.run(rules, args.impl, args.hands, seed, args.timeout, save)
+        except EngineError as exc:
+            print(say(args.lang, f"chanspec conform: engine lỗi ({n} người): {exc}",
+                      f"chanspec conform: the engine failed ({n} players): {exc}"),
+                  file=sys.stderr)
+            return 1
+        results.append(res)
+        if not args.json:
+            print(say(args.lang, f"== {n} người", f"== {n} players"))
+            print(kind_campaign.report(res, args.lang))
+    if args.json:
+        print(json.dumps({"kind": kind.name, "campaigns": [r.as_json() for r in results]},
+                         ensure_ascii=False))
+    return 1 if any(r.differences for r in results) else 0

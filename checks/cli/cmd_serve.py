@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 
 from chanspec.checks.cli.options import add_command
-from chanspec.checks.conform import refengine
+from chanspec.checks.conform import kind_engine, refengine
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -35,4 +35,4 @@ def run(args: argparse.Namespace) -> int:
 
         table = kinds.load(args.ruleset)
         table.require_playable()
-    return refengine.serve(table=table)
+    return refengine.serve(session=kind_engine.ServeSession(table))
