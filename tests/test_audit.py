@@ -157,6 +157,68 @@ def test_a_known_decision_is_found_and_attributed_to_its_row(baseline: inv.Basel
     assert (got["accounted"], got["by"]) == ("row", ["family:split-chan-to-eat"])
 
 
+# mutants that change only what the machine writes or records, each with the internal
+# invariant the audit finds it breaking (inventory._serial, inventory._records)
+RECORDS = {
+    # Action.code: the fault of 000 rule 1 names its eat as "2:declare"
+    "game.Action.code/cmp/34428840": "serialisation",
+    # Deal.as_json: a classic deal's drawer left out of its JSON
+    "game.Deal.as_json/cmp/906f5132": "serialisation",
+    # State._reasons: the same fault explained by row xuong (the declaration)
+    "game.State._reasons/cmp/85aed458": "fault-rows",
+    # WinJudge._class_pairs: a five-player win shown as twenty pairs of Tứ Vạn
+    "win.WinJudge._class_pairs/if/917556b2": "win-groups",
+}
+
+
+def test_a_change_of_what_is_written_or_recorded_is_an_internal_invariant(
+        baseline: inv.Baseline) -> None:
+    ms = [m for m in mut.mutants() if m.id in RECORDS]
+    assert len(ms) == len(RECORDS)
+    got = inv.account(baseline, ms, inv.run(baseline, ms, jobs=1), inv.RULESETS)["mutants"]
+    for e in got:
+        assert e["class"] == "decision", e["id"]
+        assert (e["accounted"], e["by"]) == ("invariant", [RECORDS[e["id"]]]), e
+
+
+def test_the_real_machine_keeps_what_the_audit_checks_and_a_planted_record_breaks_it(
+        baseline: inv.Baseline) -> None:
+    with pl.saved_modules():
+        real = pl.build_world()
+        assert inv._serial(real, baseline) == []
+        faults = wins = 0
+        for cfg in baseline.configs:
+            rules = pl.rules_of(cfg)
+            for h in baseline.played[cfg.label]:
+                if h.deal == pl.STOPPED:
+                    continue
+                st = real.game.State(rules, real.game.Deal.from_json(json.loads(h.deal)))
+                for code in h.actions:
+                    st.apply(pl.action(real, code), check=False)
+                rows = st._plan.fault_rows
+                assert inv._records(st, rows) == [], (cfg.label, h.index)
+                faults += len(st.faults)
+                if st.result and st.result.get("result") == "win":
+                    wins += 1
+                    good = dict(st.result)
+                    hand = [list(g) for g in good["hand"]]
+                    for bad in ({"chan": good["chan"] + 1},
+                                {"hand": hand + [hand[0]]},
+                                {"hand": hand[:-1]}):
+                        st.result = {**good, **bad}
+                        assert inv._records(st, rows) == ["win-groups"], bad
+                    st.result = good
+                if st.faults:
+                    f = st.faults[0]
+                    mode = f["rules"][-1]
+                    for bad in (["xuong", mode], f["rules"][:-1],
+                                [f["rules"][0], *f["rules"]]):
+                        st.faults[0] = {**f, "rules": bad}
+                        assert inv._records(st, rows) == ["fault-rows"], bad
+                    st.faults[0] = f
+    assert faults and wins  # the sampled hands have both to check
+
+
 def _sample(ms: list[mut.Mutant], committed: dict) -> list[mut.Mutant]:
     """Every mutant the committed inventory does not know (new code), a quarter of its
     decisions and an eighth of the rest, chosen by a hash of the id."""
