@@ -278,14 +278,14 @@ def test_decides_is_outside_every_digest(tmp_path: Path) -> None:
     plain = tmp_path / "plain.toml"
     plain.write_text(text.replace('decides = ', '# decides = '), encoding="utf-8")
     marked = tmp_path / "marked.toml"
-    marked.write_text(text.replace('id = "eat"\n', 'id = "eat"\ndecides = '
+    marked.write_text(text.replace('id = "deck"\n', 'id = "deck"\ndecides = '
                                    '["game.State.f/cmp/0123abcd"]\n', 1), encoding="utf-8")
     a, b = table_mod.load(str(plain)), table_mod.load(str(marked))
-    assert b.rows["eat"].decides == ("game.State.f/cmp/0123abcd",)
+    assert b.rows["deck"].decides == ("game.State.f/cmp/0123abcd",)
     assert a.digest() == b.digest()
     assert compute.table_digest(a) == compute.table_digest(b)
     bad = tmp_path / "bad.toml"
-    bad.write_text(text.replace('id = "eat"\n', 'id = "eat"\ndecides = ["no such"]\n', 1),
+    bad.write_text(text.replace('id = "deck"\n', 'id = "deck"\ndecides = ["no such"]\n', 1),
                    encoding="utf-8")
     with pytest.raises(table_mod.TableError, match="decides"):
         table_mod.load(str(bad))
