@@ -250,7 +250,7 @@ def _records(st: Any, fault_rows: frozenset[str]) -> list[str]:
                 chan = -1
                 break
         mine = sorted(f for g in groups for f in g)
-        if chan != r.get("chan") or mine != sorted(st.held_faces(int(r["winner"]))):
+        if chan != r["chan"] or mine != sorted(st.held_faces(int(r["winner"]))):
             out.append("win-groups")
     return out
 
