@@ -13,7 +13,9 @@ each starts from the baseline and builds its own world); `account` sorts the res
     it: a reading the text leaves open, not yet in the table;
   - ``invariant`` -- the mutated machine breaks one of its own invariants
     (`chanspec.checks.explore.invariants.Watch`: census, hand sizes, pending seats,
-    ù, priority, identity, termination) or crashes, on the hand where it diverges;
+    ù, priority, identity, termination) or crashes, on the hand where it diverges, or
+    its written forms of deals and actions do not read back (``serialisation``, on
+    every recorded hand: `_serial`);
   - ``unaccounted`` -- none of these: a decision of the code that nothing states.
   Whether the packed machine (`model/chan/packed.py`, the real one) still equals the mutated
   reference on that hand is shown too; it is not an accounting, since the packed machine
@@ -40,6 +42,7 @@ from typing import Any
 from chanspec.checks.audit import mutants as mut
 from chanspec.checks.audit import play as pl
 from chanspec.checks.explore.search import worker_ignores_sigint
+from chanspec.model.chan import cards
 
 RULESETS = ("family", "classic")
 DEFAULT_PLAYERS = {"family": (4, 5), "classic": (4,)}
@@ -155,7 +158,7 @@ def run_one(m: mut.Mutant) -> dict[str, Any]:
         if d is not None:
             res["divergence"] = d.as_json()
             res["path"] = list(d.path)
-            res["broken"] = [] if world is None else _watch(world, b, d)
+            res["broken"] = [] if world is None else _watch(world, b, d) + _serial(world, b)
             if d.what == "crash":
                 res["broken"].append("crash")
             res["packed"] = None if world is None else _packed(world, b, d)
@@ -207,6 +210,73 @@ def _watch(world: pl.World, b: Baseline, d: pl.Divergence) -> list[str]:
         return [str(f.check)]
     except Exception:  # noqa: BLE001 - the mutant crashes on its own path
         return ["crash"]
+    return _records(st, b.world.game.State(rules, st.deal)._plan.fault_rows)
+
+
+def _records(st: Any, fault_rows: frozenset[str]) -> list[str]:
+    """What the end of a hand records, checked against what the machine means by it
+    (`chanspec.checks.explore.invariants.Watch` does not look at these):
+
+    * ``fault-rows`` -- every fault names the rows it breaks once each: rules of play
+      (the restriction rows and their scope, split and no-split rows: `fault_rows`,
+      taken from the real machine), then the restriction-mode row that lets the act stand;
+      or, for a declined win read as a fault, that row alone.  A fault that names another
+      row (the declaration, the deck, the seat order …) explains a rule of play by a row
+      that is none.
+    * ``win-groups`` -- the groups a win shows are the winner's cards, each card once,
+      each group a chắn, a cạ or a chíu, with as many chắn (a chíu two) as it reports."""
+    out = []
+    ids = st.rules.rule_ids
+    mode, decline = ids.get("turn.restriction_mode_rule"), ids.get("turn.decline_fault_rule")
+    for f in st.faults:
+        rows = list(f.get("rules", ()))
+        broke = rows[:-1] if mode else rows
+        if rows == [decline] or (
+                len(set(rows)) == len(rows) and broke and set(broke) <= fault_rows
+                and (not mode or rows[-1] == mode)):
+            continue
+        out.append("fault-rows")
+        break
+    r = st.result or {}
+    if r.get("result") == "win" and "hand" in r:
+        groups = [cards.parse_many(g) for g in r["hand"]]
+        chan = 0
+        for g in groups:
+            if len(g) == 4 and len(set(g)) == 1:
+                chan += 2
+            elif len(g) == 2 and g[0] == g[1]:
+                chan += 1
+            elif not (len(g) == 2 and st.rules.is_ca(g[0], g[1])):
+                chan = -1
+                break
+        mine = sorted(f for g in groups for f in g)
+        if chan != r["chan"] or mine != sorted(st.held_faces(int(r["winner"]))):
+            out.append("win-groups")
+    return out
+
+
+def _serial(world: pl.World, b: Baseline) -> list[str]:
+    """``["serialisation"]`` when the mutated machine's own written forms do not read back
+    to what they were written from, on the deals and actions of every recorded hand:
+    ``Deal.from_json(deal.as_json())`` and ``Action.parse(action.code())`` (what a game
+    log and a replay rely on).  A mutant that only changes these texts (the deal's JSON,
+    or the code a fault names its action by) changes no rule of play; a replay of its logs
+    would stop at the first line read back wrong."""
+    game = world.game
+    try:
+        for hands in b.played.values():
+            for h in hands:
+                if h.deal == pl.STOPPED:
+                    continue
+                deal = game.Deal.from_json(json.loads(h.deal))
+                if game.Deal.from_json(json.loads(json.dumps(deal.as_json()))) != deal:
+                    return ["serialisation"]
+                for text in h.actions:
+                    a = pl.action(world, text)
+                    if game.Action.parse(a.code()) != a:
+                        return ["serialisation"]
+    except Exception:  # noqa: BLE001 - a written form that cannot even be read back
+        return ["serialisation"]
     return []
 
 
@@ -475,14 +545,21 @@ def markdown(c: dict[str, Any]) -> str:
         "rồi chơi các ván có hạt giống trên máy thật và máy bị đổi cùng lúc. Một thay đổi "
         "làm khác nước đi hợp lệ hay kết quả là một **quyết định**; mỗi quyết định phải "
         "được một dòng luật nêu (`decides`), một dòng đề xuất "
-        "(`docs/decisions-proposed.toml`) hoặc một bất biến nội bộ giải thích.",
+        "(`docs/decisions-proposed.toml`) hoặc một bất biến nội bộ giải thích. Ngoài các "
+        "bất biến của máy kiểm tra, audit còn xem: ván chia và nước đi đọc lại đúng từ dạng "
+        "đã ghi (`serialisation`), mỗi lỗi chỉ nêu luật đánh bài và dòng restriction-mode "
+        "(`fault-rows`), các nhóm của bài ù đúng là bài của người ù với số Chắn đã báo "
+        "(`win-groups`).",
         "",
         "Each condition of those modules is changed once (a comparison negated, one operand "
         "of and/or dropped, an if's branches swapped) and seeded hands are played on the "
         "real and the mutated machine in lockstep. A change that alters the legal actions "
         "or a result is a **decision**; each must be stated by a row (`decides`), by a "
         "proposed row (`docs/decisions-proposed.toml`) or be an internal invariant the "
-        "mutant breaks.",
+        "mutant breaks. Besides the checker's invariants the audit checks that deals and "
+        "actions read back from their written forms (`serialisation`), that every fault "
+        "names rules of play and the restriction-mode row only (`fault-rows`), and that a "
+        "win's groups are the winner's cards with the chắn it reports (`win-groups`).",
         "",
         f"Seed {c['seed']}, {c['hands']} hands per configuration "
         f"({', '.join(c['configs'])}), greedy player of `checks/findings/witness.py`.",
