@@ -18,6 +18,7 @@ import sys
 from chanspec.checks.cli.options import add_command, add_log_ruleset, log_table
 from chanspec.checks.conform import itf, logs, replay
 from chanspec.checks.output import check_output_file, count, pick, say
+from chanspec.model import kinds
 from chanspec.model.chan import cards
 
 EXIT_CONFORMING, EXIT_DIVERGENCE, EXIT_MALFORMED = 0, 1, 2
@@ -112,9 +113,8 @@ def render(result: replay.ReplayResult, lang: str) -> str:
         fin = result.final() or {}
         if fin.get("terminal"):
             o = fin["outcome"]
-            if "order" in o:  # a finishing order (Tấn)
-                order = " > ".join("=".join(map(str, g)) for g in o["order"]) or "—"
-                end_vi, end_en = f"thứ tự về: {order}", f"finishing order: {order}"
+            if result.own_format:  # a kind with its own log format tells its own end
+                end_vi, end_en = kinds.of(st.rules.table).log.say_end(st)
             elif o["result"] == "win":
                 card = "" if o.get("card") is None else f" {cards.name(cards.parse(o['card']))}"
                 end_vi = f"người {o['winner']} ù ({o['kind']}){card}"
