@@ -158,6 +158,10 @@ class LogFormat:
         """The Deal of a header with a ``deal``."""
         return self.read_deal(rules, obj["deal"])
 
+    def playable(self, rules: Any) -> None:
+        """Raises LineProblem (field ``options``) when the kind's machine plays no hand
+        under `rules`; every table the kind loads is playable unless it says so."""
+
     def more_lines(self, st: Any, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The consequence lines of a step, with those the kind adds to the machine's
         events (`st` is the state after the step)."""
@@ -333,9 +337,11 @@ class LogFormat:
             raise LineProblem("options", f"expected an object of option names to string "
                               f"values, found {opts!r}")
         try:
-            return table.resolve(players, opts)
+            rules = table.resolve(players, opts)
         except ValueError as exc:
             raise LineProblem("options", str(exc)) from None
+        self.playable(rules)
+        return rules
 
     def read_header(self, obj: Mapping[str, Any], table: Any) -> tuple[Any, Any]:
         """The rules and the deal of a header whose ruleset is `table` (the reader has
