@@ -16,7 +16,7 @@ import json
 import sys
 
 from chanspec.checks.cli.options import add_command, add_log_ruleset, log_table
-from chanspec.checks.conform import itf, logs, replay
+from chanspec.checks.conform import itf, itf_view, logs, replay
 from chanspec.checks.output import check_output_file, count, pick, say
 from chanspec.model import kinds
 from chanspec.model.chan import cards
@@ -55,16 +55,14 @@ def run(args: argparse.Namespace) -> int:
         result = replay.replay_text(sys.stdin.read(), "<stdin>", table)
     else:
         result = replay.replay_path(args.log, table)
-    if args.itf and result.own_format:
-        print(say(args.lang, "chanspec replay: --itf chưa dùng được cho nhật ký loại này",
-                  "chanspec replay: --itf is not available for logs of this kind yet"),
-              file=sys.stderr)
-        return EXIT_MALFORMED
     if args.itf and result.state is not None:
         st = result.state
         assert st.deal is not None
-        itf.write(args.itf, itf.trace(st.rules, st.deal, st.history,
-                                      description=f"replay of {result.source}"))
+        about = f"replay of {result.source}"
+        itf.write(args.itf, itf_view.trace(kinds.of(st.rules.table), st.rules, st.deal,
+                                           st.history, description=about)
+                  if result.own_format else
+                  itf.trace(st.rules, st.deal, st.history, description=about))
     if args.json:
         print(json.dumps(result.as_json(), ensure_ascii=False))
     else:
