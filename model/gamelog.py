@@ -218,6 +218,27 @@ class LogFormat:
             return v
         raise AssertionError(kind)  # pragma: no cover - the tables use only these kinds
 
+    def deal_object(self, v: Any, fields: Sequence[str], required: Sequence[str]) -> None:
+        """Raises LineProblem unless the header's ``deal`` `v` is an object of `fields`
+        holding the `required` ones."""
+        if not isinstance(v, dict):
+            raise LineProblem("deal", f"expected an object with {', '.join(required)}; "
+                              f"found {v!r}")
+        for key in v:
+            if key not in fields:
+                raise LineProblem(f"deal.{key}", "unknown field",
+                                  f"allowed: {', '.join(fields)}")
+        for key in required:
+            if key not in v:
+                raise LineProblem(f"deal.{key}", "missing required field")
+
+    def hands(self, rules: Any, v: Any) -> list[list[int]]:
+        """The deal's ``hands``: one list of card codes per seat, read."""
+        n = rules.players
+        if not isinstance(v, list) or len(v) != n:
+            raise LineProblem("deal.hands", f"expected {n} lists of card codes, one per seat")
+        return [self.cards(rules.deck, f"deal.hands[{s}]", h) for s, h in enumerate(v)]
+
     def pack(self, deck: Any, fld: str, cards: Sequence[int], size: int,
              copies: int = 1) -> None:
         """Raises LineProblem unless `cards` holds each of the deck's `size` cards

@@ -95,6 +95,7 @@ def test_a_logged_hand_replays_and_matches_the_schema(g: Any) -> None:
     assert log.actions() == st.history
     res = replay.replay_log(log)
     assert res.status == ("conforming" if st.is_terminal() else "unfinished"), res.as_json()
+    assert res.exit_code == (0 if st.is_terminal() else replay.EXIT_UNFINISHED)
     assert res.steps == len(st.history)
     assert res.state is not None and res.state.fingerprint() == st.fingerprint()
     assert res.state.outcome() == st.outcome()

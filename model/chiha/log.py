@@ -125,19 +125,9 @@ class ChihaLog(gamelog.LogFormat):
 
     def read_deal(self, rules: ChihaRules, v: Any) -> Deal:
         d, n, var = rules.deck, rules.players, rules.variant
-        if not isinstance(v, dict):
-            raise LineProblem("deal", f"expected an object with cai, hands, noc; found {v!r}")
-        for key in v:
-            if key not in DEAL_FIELDS:
-                raise LineProblem(f"deal.{key}", "unknown field",
-                                  f"allowed: {', '.join(DEAL_FIELDS)}")
-        for key in DEAL_FIELDS:
-            if key not in v:
-                raise LineProblem(f"deal.{key}", "missing required field")
+        self.deal_object(v, DEAL_FIELDS, DEAL_FIELDS)
         cai = gamelog.seat("deal.cai", v["cai"], n)
-        if not isinstance(v["hands"], list) or len(v["hands"]) != n:
-            raise LineProblem("deal.hands", f"expected {n} lists of card codes, one per seat")
-        hands = [self.cards(d, f"deal.hands[{s}]", h) for s, h in enumerate(v["hands"])]
+        hands = self.hands(rules, v["hands"])
         for s, h in enumerate(hands):
             size = var.opener_cards if s == cai else var.other_cards
             if len(h) != size:

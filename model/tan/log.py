@@ -127,19 +127,8 @@ class TanLog(gamelog.LogFormat):
 
     def read_deal(self, rules: TanRules, v: Any) -> Deal:
         d, n, k = rules.deck, rules.players, rules.hand
-        if not isinstance(v, dict):
-            raise LineProblem("deal", f"expected an object with hands, stock, turned; "
-                              f"found {v!r}")
-        for key in v:
-            if key not in DEAL_FIELDS:
-                raise LineProblem(f"deal.{key}", "unknown field",
-                                  f"allowed: {', '.join(DEAL_FIELDS)}")
-        for key in ("hands", "stock", "turned"):
-            if key not in v:
-                raise LineProblem(f"deal.{key}", "missing required field")
-        if not isinstance(v["hands"], list) or len(v["hands"]) != n:
-            raise LineProblem("deal.hands", f"expected {n} lists of card codes, one per seat")
-        hands = [self.cards(d, f"deal.hands[{s}]", h) for s, h in enumerate(v["hands"])]
+        self.deal_object(v, DEAL_FIELDS, DEAL_FIELDS[:3])
+        hands = self.hands(rules, v["hands"])
         for s, h in enumerate(hands):
             if len(h) != k:
                 raise LineProblem(f"deal.hands[{s}]", f"expected {k} cards (the hand size "
