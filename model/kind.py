@@ -176,9 +176,9 @@ class Kind:
     game_vi: str = ""
     game_en: str = ""
     # the kind's own game-log lines (a module with header, record, random_log,
-    # read_header, read_line, read_state, first_lines, step, say and LineProblem, as
-    # `chanspec.model.tan.log`); None: the default format (Chắn's,
-    # `chanspec.checks.conform.logs`)
+    # read_header, read_line, read_state, first_lines, step, say, say_end, LineProblem
+    # and LOG, its `chanspec.model.gamelog.LogFormat`, as `chanspec.model.tan.log`);
+    # None: the default format (Chắn's, `chanspec.checks.conform.logs`)
     log: Any = None
     # the kind's meld engine, (rules) -> engine with evaluate, player_lenh, discard_bans
     # and meld_of, as `chanspec.model.chiha.melds.engine`, for `chanspec melds`; None:

@@ -272,15 +272,6 @@ def test_chan_logs_still_carry_no_kind_and_fit_the_schema() -> None:
         SCHEMA["$defs"]["tanLine"] | {"$defs": SCHEMA["$defs"]}).iter_errors(lines[0]))
 
 
-def test_replay_of_a_tan_log_refuses_itf_in_one_line(tmp_path: Path,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
-    path = tmp_path / "tan.ndjson"
-    path.write_text(text_of(lines_of()), encoding="utf-8")
-    assert cli.main(["replay", str(path), "--itf", str(tmp_path / "t.itf.json")]) == 2
-    err = capsys.readouterr().err
-    assert "--itf" in err and "Traceback" not in err
-
-
 def test_replay_takes_the_tan_ruleset_by_name(tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "tan.ndjson"

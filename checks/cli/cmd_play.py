@@ -183,10 +183,10 @@ def _run_story(args: argparse.Namespace, rules: Any, story: Any) -> int:
                       f"chanspec play: {flag} is not available for kind {name!r} yet"),
                   file=sys.stderr)
             return 2
-    if args.json:  # the hand as a game log in the kind's own format (`Kind.log`)
-        return _emit(args, "".join(json.dumps(x, ensure_ascii=False) + "\n"
-                                   for x in kind.log.random_log(rules, args.seed)))
     try:
+        if args.json:  # the hand as a game log in the kind's own format (`Kind.log`)
+            return _emit(args, "".join(json.dumps(x, ensure_ascii=False) + "\n"
+                                       for x in kind.log.random_log(rules, args.seed)))
         lines = story(rules, args.seed)
     except ValueError as exc:  # a deal or a reading the kind's machine refuses (its vi, en)
         if not (hasattr(exc, "vi") and hasattr(exc, "en")):

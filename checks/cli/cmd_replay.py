@@ -16,8 +16,9 @@ import json
 import sys
 
 from chanspec.checks.cli.options import add_command, add_log_ruleset, log_table
-from chanspec.checks.conform import itf, logs, replay
+from chanspec.checks.conform import itf, itf_view, logs, replay
 from chanspec.checks.output import check_output_file, count, pick, say
+from chanspec.model import kinds
 from chanspec.model.chan import cards
 
 EXIT_CONFORMING, EXIT_DIVERGENCE, EXIT_MALFORMED = 0, 1, 2
@@ -54,16 +55,14 @@ def run(args: argparse.Namespace) -> int:
         result = replay.replay_text(sys.stdin.read(), "<stdin>", table)
     else:
         result = replay.replay_path(args.log, table)
-    if args.itf and result.own_format:
-        print(say(args.lang, "chanspec replay: --itf chưa dùng được cho nhật ký loại này",
-                  "chanspec replay: --itf is not available for logs of this kind yet"),
-              file=sys.stderr)
-        return EXIT_MALFORMED
     if args.itf and result.state is not None:
         st = result.state
         assert st.deal is not None
-        itf.write(args.itf, itf.trace(st.rules, st.deal, st.history,
-                                      description=f"replay of {result.source}"))
+        about = f"replay of {result.source}"
+        itf.write(args.itf, itf_view.trace(kinds.of(st.rules.table), st.rules, st.deal,
+                                           st.history, description=about)
+                  if result.own_format else
+                  itf.trace(st.rules, st.deal, st.history, description=about))
     if args.json:
         print(json.dumps(result.as_json(), ensure_ascii=False))
     else:
@@ -112,9 +111,8 @@ def render(result: replay.ReplayResult, lang: str) -> str:
         fin = result.final() or {}
         if fin.get("terminal"):
             o = fin["outcome"]
-            if "order" in o:  # a finishing order (Tấn)
-                order = " > ".join("=".join(map(str, g)) for g in o["order"]) or "—"
-                end_vi, end_en = f"thứ tự về: {order}", f"finishing order: {order}"
+            if result.own_format:  # a kind with its own log format tells its own end
+                end_vi, end_en = kinds.of(st.rules.table).log.say_end(st)
             elif o["result"] == "win":
                 card = "" if o.get("card") is None else f" {cards.name(cards.parse(o['card']))}"
                 end_vi = f"người {o['winner']} ù ({o['kind']}){card}"

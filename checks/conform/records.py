@@ -2,7 +2,7 @@
 ``State.to_json()`` file, or an ITF trace.
 
 `load()` / `load_text()` read any of them as a `logs.GameLog`; the readers of each format
-live in `logs` and `itf` (this module sits above both, so neither imports the other).
+live in `logs`, `itf` and `itf_view` (this module sits above both, so neither imports the other).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from chanspec.checks.conform import itf, logs
+from chanspec.checks.conform import itf, itf_view, logs
 from chanspec.model import table as table_mod
 from chanspec.model import textfile
 
@@ -39,8 +39,8 @@ def load_text(text: str, source: str = "<log>",
 
 
 def _from_document(d: dict[str, Any], source: str, table: table_mod.Table | None) -> logs.GameLog:
-    if "#meta" in d and "states" in d:
-        return itf.to_log(d, source, table)
+    if "#meta" in d and "states" in d:  # a trace of a kind's own format, else Chắn's
+        return itf_view.to_log(d, source, table) or itf.to_log(d, source, table)
     if "actions" in d:
         return logs.from_state_json(d, source, table)
     raise logs.LogError(source, 1, "", "a single JSON document that is neither a chanspec "

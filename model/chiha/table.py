@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from chanspec.model import gamelog
 from chanspec.model.table import (
     OptionError,
     Problem,
@@ -67,6 +68,7 @@ class ChihaTable:
     bans: tuple[vocab.DiscardBan, ...]
     variants: Mapping[int, Variant]
     _decks: dict[int, Deck] = field(default_factory=dict, compare=False, repr=False)
+    _digest: list[str] = field(default_factory=list, compare=False, repr=False)
 
     @property
     def kind_name(self) -> str:
@@ -79,6 +81,13 @@ class ChihaTable:
     @property
     def title_en(self) -> str:
         return str(self.data["ruleset"]["title_en"])
+
+    def digest(self) -> str:
+        """SHA-256 of the table's data (comments and layout do not count): a game log
+        written under another table than the built-in one names it by this digest."""
+        if not self._digest:
+            self._digest.append(gamelog.table_digest(self.data))
+        return self._digest[0]
 
     def require_playable(self) -> None:
         """A Chiha table is played by its machine (`chanspec.model.chiha.game`); the

@@ -16,15 +16,13 @@ force.
 from __future__ import annotations
 
 import difflib
-import hashlib
-import json
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from chanspec.model import presets, textfile
+from chanspec.model import gamelog, presets, textfile
 from chanspec.model.table import (
     PRESETS,
     OptionError,
@@ -107,8 +105,7 @@ class TanTable:
     def digest(self) -> str:
         """SHA-256 of the table's data (comments and layout do not count)."""
         if not self._digest:
-            text = json.dumps(self.data, sort_keys=True, ensure_ascii=False, default=str)
-            self._digest.append(hashlib.sha256(text.encode("utf-8")).hexdigest())
+            self._digest.append(gamelog.table_digest(self.data))
         return self._digest[0]
 
     def field_rule(self, role: str) -> str:
