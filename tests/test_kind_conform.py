@@ -137,3 +137,22 @@ def test_the_command_reports_and_refuses_what_it_cannot_do(tmp_path: Path) -> No
                        cwd=ROOT)
     assert r.returncode == 2 and "--infer-options is not available for kind 'tan'" in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_chiha_against_serve_and_a_wrong_chiha_engine(tmp_path: Path) -> None:
+    # seed 004 "Luật vứt bài" •3: a Tướng is never discarded (row discard-no-tuong); the
+    # engine tests/engines/chiha_discards_tuong.py lets it go
+    rules = kinds.rules("chiha", 3)
+    assert not kind_campaign.run(rules, SERVE, hands=3, seed=2).differences
+    wrong = f"{PY} {ROOT / 'tests' / 'engines' / 'chiha_discards_tuong.py'}"
+    res = kind_campaign.run(rules, wrong, hands=3, seed=2, save=tmp_path / "c.ndjson")
+    assert len(res.differences) == 1
+    (d,) = res.differences.values()
+    assert (d.what, d.point, d.missing, d.extra) == ("legal", "discard", (), ("discard",))
+    assert "discard-no-tuong" in d.rules
+    deck = rules.deck
+    assert all(deck.rank_id(deck.parse(c)) == "tuong"
+               for x in d.example["extra"] for c in x["cards"])
+    r = subprocess.run([PY, "-m", "chanspec.checks.cli", "replay", d.saved or ""],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 4, r.stdout + r.stderr

@@ -214,7 +214,7 @@ class Campaign:
             known.step = len(done) + 1
         known.count += 1
         known.rules = list(dict.fromkeys([*known.rules, *rules]))
-        if len(done) + 1 <= known.step or not known.witness:
+        if len(done) + 1 < known.step or not known.witness:  # the earliest of the shortest
             known.hand, known.step, known.example = i, len(done) + 1, example
             known.witness = self.kind.log.record(self.rules, deal, done,
                                                  extra={"x-seed": self.result.seed + i})
@@ -279,7 +279,9 @@ def report(res: Result, lang: str) -> str:
 def _example(d: Difference, most: int = 3) -> str:
     """A few of the disputed actions of the witness, as ``seat type card``."""
     def say_line(x: dict[str, Any]) -> str:
-        return " ".join(str(x[k]) for k in ("seat", "type", "card") if k in x)
+        cards = x.get("cards")
+        card = " ".join(map(str, cards)) if isinstance(cards, list) else x.get("card")
+        return " ".join(str(v) for v in (x.get("seat"), x.get("type"), card) if v is not None)
     acts = [*d.example.get("missing", []), *d.example.get("extra", [])]
     if "action" in d.example:
         acts = [d.example["action"]]
