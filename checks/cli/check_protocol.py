@@ -137,7 +137,7 @@ def run(args: argparse.Namespace, table: Any, kind: Any) -> int:
         write_atomic(json_path, pf.dumps(doc))
         write_atomic(md_path, md)
         emit(f"Đã ghi {md_path} và {json_path.name}", f"Wrote {md_path} and {json_path.name}")
-    elif args.no_write:
+    elif args.no_write and not (args.quick or opts or args.players is not None):
         current = md_path.read_text(encoding="utf-8") if md_path.exists() else None
         if current != md:
             emit(f"{md_path} đã cũ. Chạy: chanspec check --ruleset {table.id}",

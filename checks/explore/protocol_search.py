@@ -267,6 +267,8 @@ def explore_one(start: Any, index: int = 0, rows: Collection[str] = (), *, cap: 
     """Breadth-first search of every state reachable from `start`."""
     t0 = time.perf_counter()
     res = StartResult(index)
+    for e in start.events:  # what the deal itself did (the turned card, a count, a gift)
+        res.cited_allow.update(e.get("rules", ()))
     fp0 = start.fingerprint()
     ids: dict[Any, int] = {fp0: 0}
     parent = array("i", [-1])

@@ -249,6 +249,16 @@ def render(table: Any, doc: Mapping[str, Any]) -> str:
                   f"shortest: {v['depth']} moves.*", "",
                   f"- {v['deal_text'][0]}  \n  *{v['deal_text'][1]}*", "",
                   *_moves(v["told"]), ""]
+    cited = {r for e in doc["explorations"] for r in e["cited"]}
+    never = [r for r in rows if r not in cited]
+    L += ["## Luật không bao giờ được dẫn ở các cấu hình này / Rows never cited at these "
+          "scales", "",
+          "Không lời giải thích nào của một nước đi (hợp lệ hay bị từ chối), không hệ quả "
+          "và không kết quả nào ở mọi cấu hình và mọi cách hiểu dẫn các dòng này: chúng chỉ "
+          "là lời, hoặc không tới được ở các ván nhỏ này. — *No explanation of a move (legal "
+          "or refused), no consequence and no outcome at any scale under any reading cites "
+          "these rows: they are words only, or out of reach of these small hands.*", "",
+          (", ".join(f"`{r}`" for r in never) or "—"), ""]
     others = [(e, v) for e in doc["explorations"] if e["reading"] != "default"
               for v in e["violations"]]
     L += ["## Lỗi theo các cách hiểu khác / Violations under the other readings", ""]
