@@ -184,6 +184,16 @@ class Kind:
     # and meld_of, as `chanspec.model.chiha.melds.engine`, for `chanspec melds`; None:
     # the kind has no melds
     melds: Callable[..., Any] | None = None
+    # the small games `chanspec check` searches exhaustively through the protocol alone,
+    # (table) -> [Scale] (`chanspec.model.tan.scales`: .name, .players, .vi, .en, .keeps,
+    # .drops, .deal_count, .quick_deals, .rules(options), .deals(rules, n),
+    # .deal_seeds(n), .start(rules, deal), .describe()); None: the kind's check is its own
+    # (Chắn's, `chanspec.checks.chan.scale`)
+    scales: Callable[[Any], Sequence[Any]] | None = None
+    # how the kind says things: a module with say_action(state, action) -> (vi, en), the
+    # line of an action told in the position it is played from, and say_event(event) ->
+    # (vi, en) | None; None: the kind has no such module yet
+    words: Any = None
 
     def game(self, lang: str = "en") -> str:
         """The game's name in `lang` (``"vi"`` or ``"en"``), e.g. ``Tấn``."""

@@ -382,7 +382,7 @@ def test_play_tells_a_seeded_hand_and_refuses_what_tan_lacks(capsys: Any) -> Non
     assert cli.main(["play", "--ruleset", "tan", "--players", "4", "--seed", "1",
                      "--lang", "en"]) == 0
     assert capsys.readouterr().out == en
-    for argv in (["play", "--ruleset", "tan", "--hands", "3"], ["check", "--ruleset", "tan"],
+    for argv in (["play", "--ruleset", "tan", "--hands", "3"], ["questions", "--ruleset", "tan"],
                  ["vectors", "--ruleset", "tan", "--out", "x"],
                  ["play", "--ruleset", "tan", "--option", "attack-pace=several-open"]):
         assert cli.main(argv) == 2, argv

@@ -43,6 +43,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_wheel_contents(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     assert "chanspec/spec/family.toml" in names
+    assert "chanspec/spec/scales/tan.toml" in names  # the scales `check --ruleset tan` reads
     for mod in ("model/table.py", "model/chan/win.py", "model/chan/cards.py", "checks/cli/app.py",
                 "checks/cli/cmd_win.py", "checks/findings/questions.py"):
         assert f"chanspec/{mod}" in names, mod

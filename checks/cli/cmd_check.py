@@ -35,6 +35,11 @@ parameters, `findings.params_for`), ``--out``'s for a table given by path
      "quotients": [{"scale", "file", "title", "groups", "edges", "level", "states",
                     "transitions", "seconds", "text"}]}
 
+A table whose kind gives its own scaled-down games (`Kind.scales`: Tấn) is checked
+through the protocol alone instead (`chanspec.checks.cli.check_protocol`: the
+explorer of checks/explore/protocol_search.py, the findings of
+checks/findings/protocol_findings.py, ``OPEN_QUESTIONS-<id>.md`` and ``.json``).
+
 Exit codes: 0 nothing found, 11 deadlock, 12 invariant or contradiction, 13 endless play,
 150 a table that does not load (the worst found, in the order 12, 11, 13).
 """
@@ -51,6 +56,7 @@ from pathlib import Path
 from typing import Any
 
 from chanspec.checks.chan import cluster, cluster_ray, packed_search, scale
+from chanspec.checks.cli import check_protocol
 from chanspec.checks.cli.options import (
     add_command,
     add_common,
@@ -72,6 +78,7 @@ from chanspec.checks.output import (
     write_atomic,
 )
 from chanspec.checks.report import diagrams
+from chanspec.model import kinds
 from chanspec.model import table as table_mod
 from chanspec.model.chan import packed
 from chanspec.model.chan.game import Deal
@@ -313,6 +320,9 @@ def _differing_keys(committed: dict | None, fresh: dict) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     t_start = time.perf_counter()
     table = load_table(args)
+    kind = kinds.of(table)
+    if kind.scales is not None:  # a kind checked through the protocol alone (Tấn)
+        return check_protocol.run(args, table, kind)
     opts = options_of(args, table)
     if args.players is not None:
         players_of(table, [args.players])

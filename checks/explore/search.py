@@ -72,6 +72,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from chanspec.checks.explore import protocol_search
 from chanspec.checks.output import progress_every
 from chanspec.model.chan import cards
 from chanspec.model.chan.game import STUCK_WORDS, Action, Deal, State
@@ -528,36 +529,8 @@ def _node(st: State, legal: list[Action]) -> dict[str, Any]:
             "ban": any(st.marks[s] for s in pend)}
 
 
-def _cycle(src: array, dst: array, n: int) -> list[int] | None:
-    """A cycle in the graph of same-nọc edges, as [node, ..., node], or None."""
-    if not src:
-        return None
-    indeg: dict[int, int] = {}
-    succ: dict[int, list[int]] = {}
-    for a, b in zip(src, dst, strict=True):
-        succ.setdefault(a, []).append(b)
-        indeg[b] = indeg.get(b, 0) + 1
-        indeg.setdefault(a, 0)
-    ready = [v for v, d in indeg.items() if d == 0]
-    removed = 0
-    while ready:
-        v = ready.pop()
-        removed += 1
-        for w in succ.get(v, ()):
-            indeg[w] -= 1
-            if indeg[w] == 0:
-                ready.append(w)
-    if removed == len(indeg):
-        return None
-    left = {v for v, d in indeg.items() if d > 0}
-    v = next(iter(sorted(left)))
-    seen: list[int] = []
-    pos: dict[int, int] = {}
-    while v not in pos:
-        pos[v] = len(seen)
-        seen.append(v)
-        v = next(w for w in succ.get(v, ()) if w in left)
-    return seen[pos[v]:] + [v]
+# a cycle among the same-nọc edges: the kind-neutral explorer's (one copy of the code)
+_cycle = protocol_search.find_cycle
 
 
 _WORK: dict[str, Any] = {}

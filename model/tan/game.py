@@ -901,8 +901,16 @@ class State:
                 self.passed, tuple(tuple(g) for g in self.places), tuple(self.known),
                 tuple(sorted(self.seen.items())), tuple(self.setup_left),
                 tuple(self.xa_queue), self.xa_done, self.swapper, self.discard,
-                tuple(e if not h else -1 for e, h in zip(self.emptied, self.hands, strict=True)))
+                self._emptied_order())
         return fp + (self.cap, self.taking) if self.p.extra_fp else fp
+
+    def _emptied_order(self) -> tuple[int, ...]:
+        """The seats whose hands are empty and who have no place yet, in the order they
+        emptied them: all that `_outs` reads of `emptied` (the steps themselves would
+        tell apart positions that differ only in how long the way to them was)."""
+        placed = {s for g in self.places for s in g}
+        return tuple(sorted((s for s in range(self.n) if not self.hands[s] and s not in placed),
+                            key=self.emptied.__getitem__))
 
     def progress(self) -> int:
         return self.steps + sum(len(g) for g in self.places)

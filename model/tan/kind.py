@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from chanspec.model.kind import Kind
 
-from . import game, log, vocab, words
+from . import game, log, scales, vocab, words
 from . import table as table_mod
 
 KIND = Kind(
@@ -19,9 +19,11 @@ KIND = Kind(
     Action=game.Action,
     Deal=game.Deal,
     deal_random=game.deal_random,
-    commands=frozenset({"conform", "flow", "play", "replay", "rules", "serve"}),
+    commands=frozenset({"check", "conform", "flow", "play", "replay", "rules", "serve"}),
     story=words.story,
     game_vi="Tấn",
     game_en="Tấn",
     log=log,
+    scales=scales.scales,
+    words=words,
 )
