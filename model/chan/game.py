@@ -2007,31 +2007,18 @@ class State:
     def invariants(self) -> list[tuple[str, str]]:
         """The Chắn invariants that fail here, as (check, detail); empty when all hold.
 
-        * ``census``: each face of the deck is somewhere exactly ``copies`` times, counted
-          from the fields (hands, laid groups, dead cards, the nọc, the window's card) and
-          by `census()`;
+        * ``census``: each face of the deck is somewhere exactly ``copies`` times, as
+          `census()` counts it (hands, laid groups, dead cards, the nọc, the window's
+          card);
         * ``hand-size``: every seat holds the cards the table's variant row gives for the
           phase, and `expected_hand_size` agrees."""
         out: list[tuple[str, str]] = []
         rules = self.rules
-        c = [0] * cards.NUM_FACES
-        for s in range(self.n):
-            for f in range(cards.NUM_FACES):
-                c[f] += self.hands[s][f]
-            for g in self.laid[s]:
-                for f in g.faces:
-                    c[f] += 1
-            for f in self.dead[s]:
-                c[f] += 1
-        for f in self.noc[self.noc_pos:]:
-            c[f] += 1
-        if self.window is not None:
-            c[self.window.card] += 1
+        c = self.census()
         want = [rules.copies if f in rules.faces else 0 for f in range(cards.NUM_FACES)]
-        if c != want or self.census() != want:
+        if c != want:
             bad = [cards.name(f) for f in range(cards.NUM_FACES) if c[f] != want[f]]
-            out.append(("census", f"faces not present exactly {rules.copies} times: "
-                        f"{bad or 'State.census() disagrees with the fields'}"))
+            out.append(("census", f"faces not present exactly {rules.copies} times: {bad}"))
         v = rules.variant
         winner = (self.result or {}).get("winner")
         for s in range(self.n):
