@@ -32,8 +32,7 @@ from typing import Any
 
 from chanspec.checks.conform import campaign as conform
 from chanspec.checks.conform import logs, replay
-from chanspec.model import table
-from chanspec.model.chan import game
+from chanspec.model.chan import game, table
 from timing import best
 
 

@@ -35,7 +35,7 @@ class Rules(Protocol):
     """One table resolved for a player count and a value of every option: what the
     generic checks read of it (a kind's own rules hold much more)."""
 
-    table: Any  # chanspec.model.table.Table
+    table: Any  # the kind's table (chanspec.model.chan.table.Table, tan.table.TanTable…)
     options: Mapping[str, str]
 
     @property

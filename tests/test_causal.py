@@ -20,7 +20,7 @@ import pytest
 from chanspec.checks.explore.search import alt_rules
 from chanspec.checks.findings import render, witness
 from chanspec.checks.report import figures
-from chanspec.model import table
+from chanspec.model.chan import table
 from chanspec.model.chan.game import State
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -14,7 +14,7 @@ import pytest
 from chanspec.checks.findings import compute, divergence, mermaid
 from chanspec.checks.findings import questions as questions_mod
 from chanspec.checks.report import diagrams
-from chanspec.model import table
+from chanspec.model.chan import table
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

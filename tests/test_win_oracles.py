@@ -16,9 +16,8 @@ from collections.abc import Sequence
 import pytest
 from chanspec.checks.chan.brute import Brute, reduced_rules
 from chanspec.checks.chan.z3win import Z3Win
-from chanspec.model import table
-from chanspec.model.chan import cards, win
-from chanspec.model.table import Rules
+from chanspec.model.chan import cards, table, win
+from chanspec.model.chan.table import Rules
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from chanspec.checks.chan.oracle_input import request
-from chanspec.model.table import Rules
+from chanspec.model.chan.table import Rules
 
 Counts = tuple[int, ...]
 
@@ -169,7 +169,7 @@ def reduced_rules(
     options: dict[str, str] | None = None,
     table_id: str = "reduced",
 ) -> Rules:
-    from chanspec.model.table import load_text
+    from chanspec.model.chan.table import load_text
 
     text = reduced_table_text(faces, copies, variants, table_id)
     # a deck to judge hands with, never dealt: it may be smaller than a deal

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from chanspec.model.chan import cards
-from chanspec.model.table import Rules
+from chanspec.model.chan.table import Rules
 
 # chắn a laid group counts: a chíu is four identical cards, two chắn (§2 Chíu)
 GROUP_CHAN = {"chan": 1, "ca": 0, "chiu": 2}

@@ -30,7 +30,7 @@ from typing import Any
 import z3
 from chanspec.checks.chan.oracle_input import request
 from chanspec.model.chan import cards
-from chanspec.model.table import Rules
+from chanspec.model.chan.table import Rules
 
 
 class Z3InputError(ValueError):

@@ -39,7 +39,7 @@ from chanspec.checks.output import count
 from chanspec.model.chan import cards
 from chanspec.model.chan import win as win_mod
 from chanspec.model.chan.game import Action, State
-from chanspec.model.table import Rules
+from chanspec.model.chan.table import Rules
 
 WIN_KINDS = ("u", "chiu-u")
 ROUNDTRIP_EVERY = 16
