@@ -21,7 +21,7 @@ from collections import deque
 
 from chanspec.checks.chan import packed_search, scale
 from chanspec.checks.explore import search as explore
-from chanspec.model import table
+from chanspec.model.chan import table
 from chanspec.model.chan.game import State
 
 

@@ -13,51 +13,32 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
-import time
-from typing import Any
 
 from chanspec.model import kinds
 from chanspec.model.chiha.game import State as ChihaState
 from chanspec.model.tan.game import State as TanState
+from timing import best, random_hands
 
-
-def _best(fn: Any, repeat: int = 3) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.process_time()
-        fn()
-        times.append(time.process_time() - t)
-    return min(times)
+CAP = 3000  # moves; never reached (a Chiha hand and an after-taker Tấn hand always end)
 
 
 def chiha_hands(seed: int, games: int, **options: str) -> float:
     rules = kinds.rules("chiha", 3, **options)
 
     def run() -> None:
-        for s in range(seed, seed + games):
-            st = ChihaState.new(rules, s)
-            rng = random.Random(s)
-            while not st.is_terminal():
-                la = st.legal_actions()
-                st.apply(la[rng.randrange(len(la))], check=False)
+        random_hands(ChihaState, rules, seed, games, CAP)
 
-    return games / _best(run)
+    return games / best(run)
 
 
 def tan_hands(seed: int, games: int) -> float:
     rules = kinds.rules("tan", 4, after_take="after-taker")
 
     def run() -> None:
-        for s in range(seed, seed + games):
-            st = TanState.new(rules, s)
-            rng = random.Random(s)
-            while st.phase != "over":
-                la = st.legal_actions()
-                st.apply(la[rng.randrange(len(la))], check=False)
+        random_hands(TanState, rules, seed, games, CAP)
 
-    return games / _best(run)
+    return games / best(run)
 
 
 def main(argv: list[str] | None = None) -> int:

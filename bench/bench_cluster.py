@@ -21,7 +21,7 @@ import importlib.util
 import time
 
 from chanspec.checks.chan import cluster, packed_search, scale
-from chanspec.model import table
+from chanspec.model.chan import table
 
 
 def best(fn, repeat: int):

@@ -32,17 +32,8 @@ from typing import Any
 
 from chanspec.checks.conform import campaign as conform
 from chanspec.checks.conform import logs, replay
-from chanspec.model import table
-from chanspec.model.chan import game
-
-
-def _best(fn: Any, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+from chanspec.model.chan import game, table
+from timing import best
 
 
 def bench_replay(seed: int, games: int, repeat: int) -> dict[str, Any]:
@@ -66,7 +57,8 @@ def bench_replay(seed: int, games: int, repeat: int) -> dict[str, Any]:
         for t in texts:
             assert replay.replay_text(t).status == "conforming"
 
-    tm, tr = _best(machine, repeat), _best(check, repeat)
+    tm, tr = (best(machine, repeat, time.perf_counter),
+              best(check, repeat, time.perf_counter))
     return {"hands": games, "steps": steps, "lines": lines,
             "machine_steps_per_s": round(steps / tm, 1),
             "replay_steps_per_s": round(steps / tr, 1),

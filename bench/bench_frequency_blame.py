@@ -18,7 +18,7 @@ import sys
 import time
 
 from chanspec.checks.findings import compute
-from chanspec.model import table
+from chanspec.model.chan import table
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -25,8 +25,7 @@ import sys
 import time
 from typing import Any
 
-from chanspec.model import table
-from chanspec.model.chan import game
+from chanspec.model.chan import game, table
 
 TARGET_5P = 1000.0
 

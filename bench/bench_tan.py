@@ -18,24 +18,14 @@ import argparse
 import json
 import random
 import sys
-import time
-from typing import Any
 
 from chanspec.model import kinds
 from chanspec.model.chan import game
 from chanspec.model.tan.game import State
+from timing import best, random_hands
 
 CAP = 3000
 BUDGET = 2000.0  # complete 4-player Tấn hands per CPU-second (issue 28)
-
-
-def _best(fn: Any, repeat: int = 3) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.process_time()
-        fn()
-        times.append(time.process_time() - t)
-    return min(times)
 
 
 def tan_hands(seed: int, games: int, **options: str) -> tuple[float, int]:
@@ -44,16 +34,9 @@ def tan_hands(seed: int, games: int, **options: str) -> tuple[float, int]:
     stopped = [0]
 
     def run() -> None:
-        stopped[0] = 0
-        for s in range(seed, seed + games):
-            st = State.new(rules, s)
-            rng = random.Random(s)
-            while st.phase != "over" and len(st.history) < CAP:
-                la = st.legal_actions()
-                st.apply(la[rng.randrange(len(la))], check=False)
-            stopped[0] += st.phase != "over"
+        stopped[0] = random_hands(State, rules, seed, games, CAP)
 
-    t = _best(run)
+    t = best(run)
     return (games - stopped[0]) / t, stopped[0]
 
 
@@ -65,7 +48,7 @@ def family_hands(seed: int, games: int) -> float:
             st = game.State.new(rules, seed=s)
             game.random_playout(st, random.Random(s))
 
-    return games / _best(run)
+    return games / best(run)
 
 
 def main(argv: list[str] | None = None) -> int:

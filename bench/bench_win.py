@@ -20,9 +20,9 @@ import time
 from typing import Any
 
 from chanspec.checks.chan.z3win import Z3Win
-from chanspec.model import table
-from chanspec.model.chan import cards, win
-from chanspec.model.table import Rules
+from chanspec.model import table as shared_table
+from chanspec.model.chan import cards, table, win
+from chanspec.model.chan.table import Rules
 
 Case = tuple[list[int], list[win.Group], int, list[int], int]
 
@@ -107,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--ruleset", default="family", choices=table.builtin_names())
+    ap.add_argument("--ruleset", default="family", choices=shared_table.builtin_names())
     ap.add_argument("--players", type=int, default=4,
                     help="one of the table's variants (family 4 or 5, classic 2 to 4)")
     ap.add_argument("--hands", type=int, default=2000)

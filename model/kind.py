@@ -23,9 +23,9 @@ contract for every built-in table.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
 # the sections every table has, whatever its kind; the kind owns all the others
 SHARED_SECTIONS = ("schema", "ruleset", "rule")
@@ -35,7 +35,7 @@ class Rules(Protocol):
     """One table resolved for a player count and a value of every option: what the
     generic checks read of it (a kind's own rules hold much more)."""
 
-    table: Any  # chanspec.model.table.Table
+    table: Any  # the kind's table (chanspec.model.chan.table.Table, tan.table.TanTable…)
     options: Mapping[str, str]
 
     @property
@@ -145,6 +145,66 @@ class GameState(Protocol):
         """The kind's own invariants that fail here, as (check, detail); empty when
         all hold.  The explorer calls it after every step."""
         ...
+
+
+_S = TypeVar("_S", bound="PlainState")
+
+
+class PlainState:
+    """The identity part of a `GameState` whose position is plain fields (Tấn's and
+    Chiha's machines): a copy, the JSON that rebuilds it, a child and a replay.  A kind
+    subclasses it and names its fields; its own rules stay in its own module.
+
+    `KIND_NAME` is the ``[ruleset] kind`` written in `to_json`; `COPY_LISTS` are the
+    fields that are flat lists, `COPY_NESTED` those that are lists of lists and
+    `COPY_DICTS` the dicts: each is copied one level deeper than the object, the rest
+    (ints, strings, tuples, the rules) shared.  A kind whose state keeps a cache of the
+    position resets it in its own `copy`."""
+
+    KIND_NAME: ClassVar[str]
+    COPY_LISTS: ClassVar[tuple[str, ...]] = ()
+    COPY_NESTED: ClassVar[tuple[str, ...]] = ()
+    COPY_DICTS: ClassVar[tuple[str, ...]] = ()
+
+    rules: Any
+    deal: Any
+    n: int
+    history: list[Any]
+    # each kind defines ``__init__(rules, deal)`` and ``apply(action, *, check=True)``
+    apply: Callable[..., None]
+
+    @classmethod
+    def replay(cls: type[_S], rules: Any, deal: Any, actions: Iterable[Any]) -> _S:
+        """The hand of `deal` under `rules` with `actions` applied (each checked)."""
+        st = cls(rules, deal)  # type: ignore[call-arg]
+        for a in actions:
+            st.apply(a)
+        return st
+
+    def to_json(self) -> dict[str, Any]:
+        """Kind, ruleset, table file, players, options, deal and actions: enough to
+        rebuild the state."""
+        return {"kind": self.KIND_NAME, "ruleset": self.rules.table.id,
+                "table": self.rules.table.path, "players": self.n,
+                "options": dict(sorted(self.rules.options.items())),
+                "deal": self.deal.as_json(), "actions": [a.as_json() for a in self.history]}
+
+    def copy(self: _S) -> _S:
+        c = type(self).__new__(type(self))
+        c.__dict__.update(self.__dict__)
+        for k in self.COPY_LISTS:
+            setattr(c, k, list(getattr(self, k)))
+        for k in self.COPY_NESTED:
+            setattr(c, k, [list(x) for x in getattr(self, k)])
+        for k in self.COPY_DICTS:
+            setattr(c, k, dict(getattr(self, k)))
+        return c
+
+    def child(self: _S, action: Any) -> _S:
+        """A copy with `action` applied (`self` unchanged)."""
+        c = self.copy()
+        c.apply(action)
+        return c
 
 
 @dataclass(frozen=True)

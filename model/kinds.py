@@ -21,12 +21,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import table as table_mod
+from . import table as shared_table
 from . import textfile
 from .chan import kind as chan_kind
+from .chan import table as table_mod
+from .chan.table import Rules, Table
 from .chiha import kind as chiha_kind
 from .kind import Kind
-from .table import Problem, Rules, Table, TableError
+from .table import Problem, TableError
 from .tan import kind as tan_kind
 
 KINDS: dict[str, Kind] = {k.name: k for k in (chan_kind.KIND, chiha_kind.KIND, tan_kind.KIND)}
@@ -71,7 +73,7 @@ def of(table: Table) -> Kind:
 def builtin_names() -> list[str]:
     """The built-in rulesets (``spec/*.toml``), sorted: ``chiha``, ``classic``,
     ``family``, ``tan``."""
-    return table_mod.builtin_names()
+    return shared_table.builtin_names()
 
 
 def builtin_of(pred: Callable[[Kind], bool]) -> list[str]:
@@ -124,7 +126,7 @@ def kind_of_file(name_or_path: str) -> Kind:
     if not os.path.lexists(p):
         if name_or_path not in builtin_names():
             return KINDS[DEFAULT]  # the loader says "no such ruleset"
-        p = table_mod.builtin_path(name_or_path)
+        p = shared_table.builtin_path(name_or_path)
     try:  # only a regular file, up to a size: a FIFO or /dev/zero is the loader's to refuse
         text = textfile.read(p, textfile.TABLE_LIMIT)
         data = tomllib.loads(text.removeprefix("\ufeff"))

@@ -18,8 +18,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from chanspec.model.table import PRESETS as SECTION
-from chanspec.model.table import OptionError
+from .table import PRESETS as SECTION
+from .table import OptionError
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from chanspec.model import table as table_mod
 from chanspec.model.chan import cards
+from chanspec.model.chan import table as table_mod
 from chanspec.model.chan.game import Action, Deal, State, random_playout
 
 ROOT = Path(__file__).resolve().parent.parent

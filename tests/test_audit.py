@@ -24,7 +24,8 @@ from chanspec.checks.audit import inventory as inv
 from chanspec.checks.audit import mutants as mut
 from chanspec.checks.audit import play as pl
 from chanspec.checks.findings import compute
-from chanspec.model import table as table_mod
+from chanspec.model import table as shared_table
+from chanspec.model.chan import table as table_mod
 
 SAMPLE_HANDS = 6  # per configuration: the full run (`chanspec audit`) plays 30
 # `plan.split_chan_ok or not plan.enforce or h[y] % 2` without its first operand: a cạ
@@ -287,7 +288,7 @@ def test_decides_is_outside_every_digest(tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text(text.replace('id = "deck"\n', 'id = "deck"\ndecides = ["no such"]\n', 1),
                    encoding="utf-8")
-    with pytest.raises(table_mod.TableError, match="decides"):
+    with pytest.raises(shared_table.TableError, match="decides"):
         table_mod.load(str(bad))
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from chanspec.checks.cli import app as cli
 from chanspec.checks.conform import itf, logs
-from chanspec.model import table
+from chanspec.model.chan import table
 from chanspec.model.chan.game import State, random_playout
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -19,8 +19,7 @@ import pytest
 from chanspec.checks.cli import app
 from chanspec.checks.conform import itf, logs, refengine, replay
 from chanspec.checks.conform.campaign import build_deal
-from chanspec.model import table
-from chanspec.model.chan import cai, cards, game
+from chanspec.model.chan import cai, cards, game, table
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_classic import _row, classic_data

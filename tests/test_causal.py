@@ -20,7 +20,7 @@ import pytest
 from chanspec.checks.explore.search import alt_rules
 from chanspec.checks.findings import render, witness
 from chanspec.checks.report import figures
-from chanspec.model import table
+from chanspec.model.chan import table
 from chanspec.model.chan.game import State
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -115,7 +115,7 @@ def test_another_salt_or_hand_draws_other_choices() -> None:
 def test_the_decision_hash_is_the_same_in_every_process() -> None:
     """blake2b over a canonical encoding, not Python's per-process salted hash()."""
     code = ("from chanspec.checks.findings import witness\n"
-            "from chanspec.model import table\n"
+            "from chanspec.model.chan import table\n"
             "from chanspec.model.chan.game import State\n"
             "r = table.load('family').resolve(5)\n"
             "d, p = witness.replay_hand(r, 7, 3, 25, 'greedy')\n"

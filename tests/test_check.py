@@ -15,8 +15,7 @@ from chanspec.checks.explore import search as explore
 from chanspec.checks.findings import compute as findings
 from chanspec.checks.findings import scenario, witness
 from chanspec.checks.report import diagrams
-from chanspec.model import table
-from chanspec.model.chan import cards
+from chanspec.model.chan import cards, table
 from chanspec.model.chan.game import Action, Deal, State
 
 BASE = table.load("family")

@@ -14,8 +14,8 @@ from chanspec.checks.cli import cmd_check
 from chanspec.checks.explore import search as explore
 from chanspec.checks.findings import compute as findings
 from chanspec.checks.findings import questions
-from chanspec.model import table
-from chanspec.model.chan import cards
+from chanspec.model import table as shared_table
+from chanspec.model.chan import cards, table
 from chanspec.model.chan.game import State
 
 CLASSIC = table.load("classic")
@@ -189,7 +189,7 @@ def test_classic_plan_uses_classic_scales_only() -> None:
                         for sc, _n, _cap, engine in plan)
     bad = argparse.Namespace(quick=True, scales="ranks2=2", players=None, machine="auto",
                              cap=None)
-    with pytest.raises(table.OptionError, match="c-ranks2"):
+    with pytest.raises(shared_table.OptionError, match="c-ranks2"):
         cmd_check._plan(bad, CLASSIC, {})
 
 

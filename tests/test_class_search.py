@@ -10,9 +10,8 @@ import random
 import pytest
 from chanspec.checks.chan import class_search, z3win
 from chanspec.checks.chan.brute import Brute, reduced_rules
-from chanspec.model import table
-from chanspec.model.chan import cards
-from chanspec.model.table import Rules
+from chanspec.model.chan import cards, table
+from chanspec.model.chan.table import Rules
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_win_engine import _exhaustive_dead_wait, _is_dead_wait, _plain_brute

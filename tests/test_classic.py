@@ -18,8 +18,9 @@ from typing import Any
 import pytest
 from chanspec.checks.cli import app
 from chanspec.checks.conform.campaign import build_deal
-from chanspec.model import source, table
-from chanspec.model.chan import cards, game, win
+from chanspec.model import source
+from chanspec.model import table as shared_table
+from chanspec.model.chan import cards, game, table, win
 from chanspec.model.table import TableError
 from test_table import SEEDS, _has, needs_seeds, problems_of, to_toml
 
@@ -51,7 +52,7 @@ def run_cli(*argv: str) -> tuple[int, str, str]:
 
 def test_classic_is_a_builtin_with_its_own_deck() -> None:
     t = table.load("classic")
-    assert "classic" in table.builtin_names()
+    assert "classic" in shared_table.builtin_names()
     assert t.id == "classic" and sorted(t.variants) == [2, 3, 4]
     assert [cards.code(f) for f in t.deck_faces()] == [
         cards.code(cards.parse(c)) for c in sorted(CLASSIC_FACES, key=cards.parse)]

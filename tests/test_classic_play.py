@@ -15,8 +15,7 @@ import random
 from collections.abc import Sequence
 
 import pytest
-from chanspec.model import table
-from chanspec.model.chan import cards
+from chanspec.model.chan import cards, table
 from chanspec.model.chan.game import Action, Deal, State
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -6,7 +6,8 @@ import random
 
 import pytest
 from chanspec.checks.findings import clauses, witness
-from chanspec.model import table
+from chanspec.model import table as shared_table
+from chanspec.model.chan import table
 from chanspec.model.chan.game import State, deal_random
 
 TABLE = table.load("family")
@@ -68,7 +69,7 @@ def test_a_refusal_counted_for_a_clause_is_one_the_machine_explains_by_its_row()
 
 
 def test_a_table_without_a_clause_does_not_count_it() -> None:
-    text = table.builtin_path("family").read_text(encoding="utf-8")
+    text = shared_table.builtin_path("family").read_text(encoding="utf-8")
     old = 'bans = ["eat-chan", "eat-ca", "chiu", "discard"]'
     assert old in text
     t = table.load_text(text.replace(old, 'bans = ["eat-chan", "eat-ca", "chiu"]'))
@@ -124,7 +125,7 @@ def test_blame_names_the_readings_a_witness_rests_on() -> None:
 def test_blame_of_a_deadlock() -> None:
     from chanspec.checks.findings import compute
 
-    text = table.builtin_path("family").read_text(encoding="utf-8")
+    text = shared_table.builtin_path("family").read_text(encoding="utf-8")
     old = 'id = "stuck-discard"'
     assert old in text
     # the same table with the deadlock as written made the default

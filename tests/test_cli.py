@@ -182,10 +182,10 @@ def test_bad_input_exits_2(capsys: pytest.CaptureFixture[str], argv: list[str],
 
 
 def test_bad_table_exits_150(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    from chanspec.model import table
+    from chanspec.model import table as shared_table
 
     bad = tmp_path / "house.toml"
-    text = table.builtin_path("family").read_text(encoding="utf-8")
+    text = shared_table.builtin_path("family").read_text(encoding="utf-8")
     bad.write_text(text.replace('default = "never"', 'default = "sometimes"'), encoding="utf-8")
     code, _, err = run(capsys, "win", *HAND4, "--with", "7s", "--ruleset", str(bad))
     assert code == 150
@@ -194,7 +194,7 @@ def test_bad_table_exits_150(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     code, _, err = run(capsys, "questions", "--ruleset", str(bad))
     assert code == 150 and "line " in err and "not valid TOML" in err
     code, _, err = run(capsys, "win", *HAND4, "--with", "7s", "--ruleset", "nope")
-    names = ", ".join(table.builtin_names())
+    names = ", ".join(shared_table.builtin_names())
     assert code == 2 and f"built-in rulesets are {names}" in err  # a usage error
     assert "spec/family.toml" not in err and len(err.splitlines()) == 1
 
@@ -361,7 +361,7 @@ def test_replay_says_who_won_in_a_sentence(tmp_path: Path,
     import random
 
     from chanspec.checks.conform import logs
-    from chanspec.model import table
+    from chanspec.model.chan import table
     from chanspec.model.chan.game import State, random_playout
 
     for seed in range(40):

@@ -12,7 +12,7 @@ import time
 import pytest
 from chanspec.checks.chan import cluster, packed_search, scale
 from chanspec.checks.cli import app as cli
-from chanspec.model import table
+from chanspec.model.chan import table
 
 BASE = table.load("family")
 
@@ -89,7 +89,7 @@ def test_a_search_too_big_for_one_capped_shard_finishes_on_three(ranks2) -> None
 OWNERS = """
 import json, sys
 from chanspec.checks.chan import cluster, scale
-from chanspec.model import table
+from chanspec.model.chan import table
 from chanspec.model.chan.packed import Packed
 rules = scale.scaled_rules(table.load("family"), scale.SCALES["ranks2"], {})
 pk = Packed(rules, scale.deals(rules, 40, 3))

@@ -186,7 +186,7 @@ def test_a_batch_larger_than_the_pipes_does_not_block_either_side(tmp_path: Path
 
 
 def test_deals_are_well_formed_and_varied() -> None:
-    from chanspec.model import table
+    from chanspec.model.chan import table
     from chanspec.model.chan.game import check_deal
     from hypothesis import given, settings
     from hypothesis import strategies as st
@@ -378,7 +378,7 @@ def test_claim_asks_follow_the_tables_priority_and_seat_order() -> None:
     priority and claim-seat-order: reorder the tiers in the rules and the order follows."""
     import dataclasses
 
-    from chanspec.model import table
+    from chanspec.model.chan import table
     from chanspec.model.chan.game import Action, State
 
     case = json.loads((Path(__file__).parent.parent / "vectors" / "cases" /
@@ -502,7 +502,7 @@ def test_bans_are_compared_through_events(mode: str, lacks: str | None,
 
 def test_serve_answers_events_with_the_logs_consequences() -> None:
     from chanspec.checks.conform.refengine import Session
-    from chanspec.model import table
+    from chanspec.model.chan import table
     from chanspec.model.chan.game import State, deal_random
 
     rules = table.load("family").resolve(4, {})

@@ -13,8 +13,7 @@ import json
 import tomllib
 from typing import Any
 
-from chanspec.model import table
-from chanspec.model.chan import cards, cuoc, win
+from chanspec.model.chan import cards, cuoc, table, win
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from test_classic import CLASSIC_TEXT, run_cli

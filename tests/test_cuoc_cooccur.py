@@ -17,8 +17,7 @@ from typing import Any
 
 import pytest
 from chanspec.checks.chan import cuoc_cooccur as cc
-from chanspec.model import table
-from chanspec.model.chan import cards, cuoc, score, win
+from chanspec.model.chan import cards, cuoc, score, table, win
 from chanspec.model.table import cond_holds
 
 

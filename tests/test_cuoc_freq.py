@@ -14,8 +14,7 @@ from collections import Counter
 import pytest
 from chanspec.checks.chan import cuoc_freq
 from chanspec.checks.cli.cmd_score import evaluate
-from chanspec.model import table
-from chanspec.model.chan import cuoc
+from chanspec.model.chan import cuoc, table
 from test_classic import run_cli
 
 N = 40

@@ -15,7 +15,7 @@ import json
 import pytest
 from chanspec.checks.explore import search as explore
 from chanspec.checks.findings import compute as findings
-from chanspec.model import table
+from chanspec.model.chan import table
 
 
 @pytest.mark.slow

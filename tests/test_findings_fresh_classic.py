@@ -22,7 +22,7 @@ from chanspec.checks.explore import search as explore
 from chanspec.checks.findings import compute as findings
 from chanspec.checks.findings import questions
 from chanspec.checks.findings import render as render_mod
-from chanspec.model import table
+from chanspec.model.chan import table
 
 CLASSIC = table.load("classic")
 RUN = "run `chanspec check --ruleset classic` and commit OPEN_QUESTIONS-classic.md/.json"

@@ -13,7 +13,7 @@ import random
 import pytest
 from chanspec.checks.explore.search import alt_rules
 from chanspec.checks.findings import questions, witness
-from chanspec.model import table
+from chanspec.model.chan import table
 from chanspec.model.chan.game import State, deal_random
 from hypothesis import given
 from hypothesis import strategies as st

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from chanspec.checks.findings import compute, questions, render, witness
 from chanspec.checks.output import Ticker
-from chanspec.model import table
+from chanspec.model.chan import table
 from chanspec.model.chan.game import State, deal_random
 
 TABLE = table.load("family")

@@ -21,8 +21,7 @@ from typing import Any
 
 import pytest
 from chanspec.checks.explore import invariants, simulate
-from chanspec.model import table
-from chanspec.model.chan import cards, game, win
+from chanspec.model.chan import cards, game, table, win
 from chanspec.model.chan.game import Action, Deal, State
 
 GOLDEN = Path(__file__).parent / "golden"

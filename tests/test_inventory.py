@@ -22,8 +22,7 @@ from collections.abc import Callable
 import pytest
 from chanspec.checks.conform.replay import consequence_rules
 from chanspec.checks.explore.search import ALLOW_PREFIXES
-from chanspec.model import table
-from chanspec.model.chan import cards
+from chanspec.model.chan import cards, table
 from chanspec.model.chan.game import Action, State, deal_random
 
 TABLE = table.load("family")

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
+from chanspec.checks.audit.imports import imports_of as shared_imports_of
+from chanspec.checks.audit.imports import module_files
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDERS = {"chanspec.model": ROOT / "model", "chanspec.checks": ROOT / "checks"}
@@ -43,15 +45,6 @@ ALLOWED: dict[str, set[str]] = {
 }
 
 
-def module_name(path: Path) -> str:
-    for pkg, folder in FOLDERS.items():
-        if folder in path.parents:
-            rel = path.relative_to(folder).with_suffix("")
-            parts = [p for p in rel.parts if p != "__init__"]
-            return ".".join([pkg, *parts])
-    raise AssertionError(path)
-
-
 def part_of(module: str) -> str:
     """model, checks (the package itself), output, explore, …, cli."""
     bits = module.split(".")
@@ -60,36 +53,13 @@ def part_of(module: str) -> str:
     return bits[2] if len(bits) > 2 else "checks"
 
 
+SOURCES = module_files(FOLDERS)
+ALL_MODULES = set(SOURCES)
+
+
 def imports_of(path: Path, module: str) -> set[str]:
     """Every chanspec module this file imports, resolved to its full dotted name."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    is_pkg = path.name == "__init__.py"
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found.update(a.name for a in node.names if a.name.startswith("chanspec."))
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = module.split(".")
-                base = base if is_pkg else base[:-1]
-                base = base[: len(base) - (node.level - 1)]
-                target = ".".join(base + ([node.module] if node.module else []))
-            else:
-                target = node.module or ""
-            if not target.startswith("chanspec."):
-                continue
-            named = [f"{target}.{a.name}" for a in node.names]
-            # `from chanspec.checks.conform import logs` names the module logs, not the
-            # package (whose __init__ runs first for any import of a submodule, as for
-            # `import chanspec.checks.conform.logs`)
-            found.update(m for m in named if m in ALL_MODULES)
-            if not all(m in ALL_MODULES for m in named):
-                found.add(target)
-    return found
-
-
-SOURCES = {module_name(p): p for folder in FOLDERS.values() for p in folder.rglob("*.py")}
-ALL_MODULES = set(SOURCES)
+    return shared_imports_of(path, module, ALL_MODULES)
 
 
 def import_graph() -> nx.DiGraph:
@@ -283,3 +253,17 @@ def test_each_part_says_what_it_is_for(part: str) -> None:
     init = ROOT / "checks" / part / "__init__.py"
     doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8")))
     assert doc and len(doc.splitlines()) <= 4, f"{init}: a docstring of up to three lines"
+
+
+def test_the_import_walk_resolves_every_form(tmp_path: Path) -> None:
+    """Relative imports, `from pkg import module`, imports inside functions and
+    non-chanspec imports, as the audit's worlds and this file's graph both read them."""
+    src = tmp_path / "planted.py"
+    src.write_text("import json\nimport chanspec.model.kind\nfrom . import logs\n"
+                   "from ..findings import questions as q\n"
+                   "def f():\n    from chanspec.model.chan import cards, nosuch\n",
+                   encoding="utf-8")
+    got = imports_of(src, "chanspec.checks.conform.planted")
+    assert got == {"chanspec.model.kind", "chanspec.checks.conform.logs",
+                   "chanspec.checks.findings.questions", "chanspec.model.chan.cards",
+                   "chanspec.model.chan"}

@@ -6,7 +6,7 @@ import json
 
 import pytest
 from chanspec.checks.conform import itf, logs, records
-from chanspec.model import table
+from chanspec.model.chan import table
 from chanspec.model.chan.game import Action, State
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -290,7 +290,7 @@ def test_classic_logs_match_the_schema() -> None:
     and the lines the schema adds for classic do occur."""
     import random
 
-    from chanspec.model import table
+    from chanspec.model.chan import table
     from chanspec.model.chan.game import State
 
     seen: set[str] = set()

@@ -6,8 +6,7 @@ would be read back as a different line.
 
 from __future__ import annotations
 
-from chanspec.model import table
-from chanspec.model.chan import game
+from chanspec.model.chan import game, table
 
 
 def test_timeout_event_keeps_its_type_and_nests_the_taken_action() -> None:

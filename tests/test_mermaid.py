@@ -14,7 +14,8 @@ import pytest
 from chanspec.checks.findings import compute, divergence, mermaid
 from chanspec.checks.findings import questions as questions_mod
 from chanspec.checks.report import diagrams, play_flow
-from chanspec.model import kinds, table
+from chanspec.model import kinds
+from chanspec.model.chan import table
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

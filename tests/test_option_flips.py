@@ -21,8 +21,7 @@ from typing import Any
 
 import pytest
 from chanspec.checks.explore.invariants import choose
-from chanspec.model import table
-from chanspec.model.chan import cards
+from chanspec.model.chan import cards, table
 from chanspec.model.chan.game import Action, Deal, State
 
 TABLE = table.load("family")

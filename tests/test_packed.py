@@ -17,8 +17,7 @@ import pytest
 from chanspec.checks.chan import packed_search, scale
 from chanspec.checks.cli import app as cli
 from chanspec.checks.explore import search as explore
-from chanspec.model import table
-from chanspec.model.chan import cards
+from chanspec.model.chan import cards, table
 from chanspec.model.chan.game import Action, Deal, State, deal_random
 from chanspec.model.chan.packed import Packed
 from hypothesis import HealthCheck, given, settings

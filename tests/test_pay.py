@@ -19,8 +19,7 @@ from typing import Any
 
 import pytest
 from chanspec.checks.report import narrate
-from chanspec.model import table
-from chanspec.model.chan import cuoc, pay
+from chanspec.model.chan import cuoc, pay, table
 from chanspec.model.chan.game import State, deal_random
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 from chanspec.checks.cli import cmd_explain, main
 from chanspec.checks.report import narrate
-from chanspec.model import table
-from chanspec.model.chan import cards
+from chanspec.model.chan import cards, table
 from chanspec.model.chan.game import Action, Deal, State
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -20,8 +20,7 @@ from pathlib import Path
 import pytest
 from chanspec.checks.cli import app as cli
 from chanspec.checks.report import hand_story, narrate
-from chanspec.model import table
-from chanspec.model.chan import pay, session
+from chanspec.model.chan import pay, session, table
 from chanspec.model.chan.game import Action
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "transcripts"

@@ -25,7 +25,7 @@ from chanspec.checks.cli import app as cli
 from chanspec.checks.explore import search as explore
 from chanspec.checks.findings import compute, witness
 from chanspec.checks.output import Ticker
-from chanspec.model import table
+from chanspec.model.chan import table
 
 PY = sys.executable
 ROOT = Path(__file__).resolve().parents[1]
@@ -269,7 +269,7 @@ def test_a_local_ray_cluster_that_cannot_start_is_one_line_and_exit_2(tmp_path: 
 def test_ctrl_c_during_the_full_size_hands_exits_without_worker_tracebacks() -> None:
     script = ("import sys\n"
               "from chanspec.checks.findings import witness\n"
-              "from chanspec.model import table\n"
+              "from chanspec.model.chan import table\n"
               "r = table.load('family').resolve(4)\n"
               "def said(done, total):\n"
               "    print(f'hands {done}/{total}', file=sys.stderr, flush=True)\n"
@@ -287,7 +287,7 @@ def test_ctrl_c_during_the_full_size_hands_exits_without_worker_tracebacks() -> 
 
 _COMPUTE = ("import sys\n"
             "from chanspec.checks.findings import compute\n"
-            "from chanspec.model import table\n"
+            "from chanspec.model.chan import table\n"
             "try:\n"
             "    compute.compute(table.load('family'), {'hands': 100000}, workers=2,\n"
             "                    say=lambda s: print(s, file=sys.stderr, flush=True))\n"

@@ -20,14 +20,14 @@ from typing import Any
 import pytest
 from chanspec.checks.findings import compute, render, scenario
 from chanspec.checks.report import site
-from chanspec.model import table
-from chanspec.model.chan import cards
+from chanspec.model import table as shared_table
+from chanspec.model.chan import cards, table
 from chanspec.model.chan.game import Action, Deal, State, deal_random
 from chanspec.model.table import TableError
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = table.load("family")
-FAMILY_TEXT = table.builtin_path("family").read_text(encoding="utf-8")
+FAMILY_TEXT = shared_table.builtin_path("family").read_text(encoding="utf-8")
 RAW_KINDS = ("discard", "eat", "chiu", "chiu-u", "return", "win", "pass", "reclaim", "timeout")
 WORDS = ("hạt giống", "witness", "z3", "seed")
 

@@ -10,7 +10,7 @@ from chanspec.checks.findings import compute as findings
 from chanspec.checks.findings import questions
 from chanspec.checks.findings import render as render_mod
 from chanspec.checks.output import write_atomic
-from chanspec.model import table
+from chanspec.model.chan import table
 from chanspec.model.source import cite_section
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,8 +13,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from chanspec.checks.findings import witness
-from chanspec.model import table
-from chanspec.model.chan import cards
+from chanspec.model.chan import cards, table
 from chanspec.model.chan.game import State, deal_random
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from chanspec.checks.findings import compute, render
-from chanspec.model import table
+from chanspec.model.chan import table
 
 ROOT = Path(__file__).resolve().parents[1]
 RULESETS = ("family", "classic")

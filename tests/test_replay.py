@@ -11,8 +11,7 @@ from typing import Any
 import pytest
 from chanspec.checks.cli import app as cli
 from chanspec.checks.conform import logs, replay
-from chanspec.model import table
-from chanspec.model.chan import cards
+from chanspec.model.chan import cards, table
 from chanspec.model.chan.game import Action, State, random_playout
 from kit_helpers import build_deal, case_prefix, played, vector_docs
 

@@ -16,8 +16,7 @@ import pytest
 from chanspec.checks.cli import main
 from chanspec.checks.findings import questions
 from chanspec.checks.report import site as report
-from chanspec.model import table
-from chanspec.model.chan import cards, win
+from chanspec.model.chan import cards, table, win
 from conftest import JS_RUNTIMES, needs_node, needs_renderer, run_js
 
 ROOT = Path(__file__).resolve().parent.parent

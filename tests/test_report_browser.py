@@ -29,8 +29,7 @@ from urllib.parse import unquote, urlparse
 import pytest
 from chanspec.checks.findings import questions
 from chanspec.checks.report import site as report
-from chanspec.model import table
-from chanspec.model.chan import cards
+from chanspec.model.chan import cards, table
 from conftest import chromium, needs_chromium
 
 CHROMIUM = chromium()

@@ -14,8 +14,7 @@ import pytest
 from chanspec.checks.chan import cuoc_search
 from chanspec.checks.cli.app import main
 from chanspec.checks.report import cuoc_page, site
-from chanspec.model import table
-from chanspec.model.chan import cards, cuoc, win
+from chanspec.model.chan import cards, cuoc, table, win
 
 HANDS = 16
 

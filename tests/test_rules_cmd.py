@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from chanspec.checks.cli import cmd_rules, main
 from chanspec.checks.conform import usage
-from chanspec.model import source, table
+from chanspec.model import source
+from chanspec.model.chan import table
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = table.load("family")

@@ -1,4 +1,4 @@
-"""Restriction scopes (model/table.py SCOPES): how far a ban reaches from the card that
+"""Restriction scopes (model/chan/vocab.py SCOPES): how far a ban reaches from the card that
 triggered it -- that face, its whole rank, or every face forming a cạ with it -- in the
 loader, in the reference machine and in the clause measurement.  (The packed machine
 is compared with the reference under every value in tests/test_packed.py.)"""
@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from chanspec.checks.explore.invariants import choose
 from chanspec.checks.findings import clauses
-from chanspec.model import table
-from chanspec.model.chan import cards
+from chanspec.model import table as shared_table
+from chanspec.model.chan import cards, table
 from chanspec.model.chan.game import Action, ActionError, State
 
 TABLE = table.load("family")
@@ -21,8 +21,8 @@ SCOPE_ROWS = {"pass-chan-ban": "pass-chan-scope", "pass-ca-ban": "pass-ca-scope"
               "discarded-face-no-eat": "discarded-face-scope"}
 
 
-def _problems(data: dict[str, Any]) -> list[table.Problem]:
-    with pytest.raises(table.TableError) as e:
+def _problems(data: dict[str, Any]) -> list[shared_table.Problem]:
+    with pytest.raises(shared_table.TableError) as e:
         table.from_data(data, "bad.toml")
     return e.value.problems
 

@@ -19,8 +19,7 @@ from typing import Any
 
 import pytest
 from chanspec.checks.chan import brute, cuoc_search
-from chanspec.model import table
-from chanspec.model.chan import cards, cuoc, score, win
+from chanspec.model.chan import cards, cuoc, score, table, win
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_classic import CLASSIC_TEXT, run_cli

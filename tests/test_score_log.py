@@ -16,8 +16,7 @@ from typing import Any
 import pytest
 from chanspec.checks.conform import logs
 from chanspec.checks.report import narrate
-from chanspec.model import table
-from chanspec.model.chan import cards, cuoc
+from chanspec.model.chan import cards, cuoc, table
 from chanspec.model.chan.game import State
 from test_classic import run_cli
 

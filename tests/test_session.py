@@ -19,8 +19,7 @@ from typing import Any
 import pytest
 from chanspec.checks.conform import logs, replay
 from chanspec.checks.report import narrate
-from chanspec.model import table
-from chanspec.model.chan import pay, session
+from chanspec.model.chan import pay, session, table
 from chanspec.model.chan.game import State
 from hypothesis import given, settings
 from hypothesis import strategies as st

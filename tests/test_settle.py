@@ -13,7 +13,8 @@ import pytest
 from chanspec.checks.cli import app as cli
 from chanspec.checks.cli import cmd_settle
 from chanspec.checks.findings import questions
-from chanspec.model import table
+from chanspec.model import table as shared_table
+from chanspec.model.chan import table
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -65,7 +66,7 @@ def test_settle_then_undo_is_byte_identical_for_every_value(rid: str) -> None:
         t.resolve(4, {rid: value})  # the chosen value may still be named
         for other in row.values:
             if other != value:
-                with pytest.raises(table.OptionError, match="settled"):
+                with pytest.raises(shared_table.OptionError, match="settled"):
                     t.resolve(4, {rid: other})
         # only the row's lines change: comments and every other line stay
         old_lines, new_lines = text.splitlines(), settled.splitlines()
@@ -255,7 +256,7 @@ def _with(text: str, rid: str, old: str, new: str) -> str:
 def test_the_loader_checks_the_settled_shape(edit: object, field: str) -> None:
     text = SPEC.read_text(encoding="utf-8")
     bad = edit(text)  # type: ignore[operator]
-    with pytest.raises(table.TableError) as exc:
+    with pytest.raises(shared_table.TableError) as exc:
         table.load_text(bad, "bad.toml")
     assert any(p.where.startswith("lao-thang") and p.field.startswith(field)
                for p in exc.value.problems), str(exc.value)

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from chanspec.model import table
-from chanspec.model.chan import cards
+from chanspec.model import table as shared_table
+from chanspec.model.chan import cards, table
 from chanspec.model.table import TableError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,7 +60,7 @@ def family_data() -> dict[str, Any]:
     return tomllib.loads(FAMILY_TEXT)
 
 
-def problems_of(text: str, path: str = "bad.toml") -> list[table.Problem]:
+def problems_of(text: str, path: str = "bad.toml") -> list[shared_table.Problem]:
     with pytest.raises(TableError) as info:
         table.load_text(text, path)
     return info.value.problems
@@ -128,11 +128,11 @@ def test_lao_thang_option_changes_the_ca_graph() -> None:
 
 def test_bad_option_is_option_error() -> None:
     t = table.load("family")
-    with pytest.raises(table.OptionError, match="lao-thang"):
+    with pytest.raises(shared_table.OptionError, match="lao-thang"):
         t.parse_options(["lao-thang=maybe"])
-    with pytest.raises(table.OptionError, match="lao-thang"):
+    with pytest.raises(shared_table.OptionError, match="lao-thang"):
         t.parse_options(["lao-thangg=on"])
-    with pytest.raises(table.OptionError, match="NAME=VALUE"):
+    with pytest.raises(shared_table.OptionError, match="NAME=VALUE"):
         t.parse_options(["lao-thang"])
 
 
@@ -150,7 +150,7 @@ def _row(data: dict[str, Any], rid: str) -> dict[str, Any]:
     return next(r for r in data["rule"] if r["id"] == rid)
 
 
-def _has(problems: list[table.Problem], where: str, field: str, *words: str) -> bool:
+def _has(problems: list[shared_table.Problem], where: str, field: str, *words: str) -> bool:
     return any(
         p.file == "bad.toml" and p.where == where and p.field == field
         and all(w in p.message for w in words)
@@ -225,14 +225,14 @@ def test_missing_claim_row() -> None:
 
 
 def test_load_missing_file_and_unknown_builtin(tmp_path: Path) -> None:
-    with pytest.raises(table.RulesetNotFound, match="no such file"):
+    with pytest.raises(shared_table.RulesetNotFound, match="no such file"):
         table.load(str(tmp_path / "nope.toml"))
-    with pytest.raises(table.RulesetNotFound, match="built-in"):
+    with pytest.raises(shared_table.RulesetNotFound, match="built-in"):
         table.load("no-such-ruleset")
     (tmp_path / "folder.toml").mkdir()
-    with pytest.raises(table.RulesetNotFound, match="is a folder"):
+    with pytest.raises(shared_table.RulesetNotFound, match="is a folder"):
         table.load(str(tmp_path / "folder.toml"))
-    assert issubclass(table.RulesetNotFound, TableError)  # callers catching TableError
+    assert issubclass(shared_table.RulesetNotFound, TableError)  # callers catching TableError
 
 
 # --------------------------------------------------------------------------- mutated tables
@@ -347,7 +347,8 @@ def _mutate_text(rng: random.Random, text: str) -> tuple[str, str]:
 
 
 # Where the loader is known to crash on wrongly typed values (see KNOWN_CRASHES below):
-# a TypeError/KeyError raised inside these validation functions of model/table.py.
+# a TypeError/KeyError raised inside these validation functions (model/table.py,
+# model/chan/vocab.py).
 def _crash_site(exc: BaseException) -> str:
     frames = traceback.extract_tb(exc.__traceback__)
     return frames[-1].name if frames else "?"
@@ -361,7 +362,7 @@ def _check_mutant(text: str, what: str, i: int, outcome: dict[str, int]) -> str 
         assert exc.problems, f"empty TableError for mutant {i} ({what})"
         for p in exc.problems:
             assert p.file == "mutant.toml" and p.message, (what, p)
-        net = [p for p in exc.problems if p.where == table.UNCHECKED]
+        net = [p for p in exc.problems if p.where == shared_table.UNCHECKED]
         if net:  # refused, but only by the loader's safety net: a missing field check
             return f"mutant {i}: {what}\n    -> only the safety net caught it: {net[0].message}"
         outcome["rejected"] += 1
@@ -463,7 +464,7 @@ def test_former_loader_crash_is_a_clear_error(name: str) -> None:
     KNOWN_CRASHES[name](data)
     with pytest.raises(TableError) as info:
         table.load_text(to_toml(data), "bad.toml")
-    assert all(p.where != table.UNCHECKED for p in info.value.problems), info.value
+    assert all(p.where != shared_table.UNCHECKED for p in info.value.problems), info.value
 
 
 # --------------------------------------------------------------------------- playable tables
@@ -583,7 +584,7 @@ def test_no_sentence_of_the_family_text_is_pasted_into_the_table(ruleset: str) -
 
     assert SEEDS is not None
     t = table.load(ruleset)
-    text = table.builtin_path(ruleset).read_text(encoding="utf-8")
+    text = shared_table.builtin_path(ruleset).read_text(encoding="utf-8")
     files = {t.data["ruleset"]["source"]} | {
         p[0] for r in t.rows.values() if r.locator for p in source.places(r.locator)}
     assert len(files) >= (2 if ruleset == "classic" else 1)

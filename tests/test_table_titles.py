@@ -8,7 +8,9 @@ import re
 
 import pytest
 from chanspec.checks.findings import compute
-from chanspec.model import kinds, table
+from chanspec.model import kinds
+from chanspec.model import table as shared_table
+from chanspec.model.chan import table
 from chanspec.model.table import TableError
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -88,4 +90,4 @@ def test_wording_keys_are_only_words() -> None:
     """No key the machine reads is among the wording keys: every name in WORDING_KEYS is
     a title, label, paraphrase, place or note."""
     assert all(re.fullmatch(r"(title|label)_(vi|en)|vi|en|section|locator|note", k)
-               for k in table.WORDING_KEYS)
+               for k in shared_table.WORDING_KEYS)

@@ -22,8 +22,7 @@ from typing import Any
 
 import pytest
 from chanspec.checks.findings import compute, scenario, truth
-from chanspec.model import table
-from chanspec.model.chan import cards
+from chanspec.model.chan import cards, table
 from chanspec.model.chan.game import Action, Deal, State, deal_random
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from chanspec.checks.conform import logs, replay, vectors
 from chanspec.checks.conform.refengine import Session
-from chanspec.model import table
+from chanspec.model.chan import table
 from chanspec.model.chan.game import Action, Deal, State
 from kit_helpers import CLASSIC_VECTORS, ENGINES, ROOT, VECTORS, vector_docs
 
@@ -764,7 +764,7 @@ def test_golden_games_go_only_to_their_own_table() -> None:
     """A golden game that names no ruleset is the family's; the classic ones say
     ``"ruleset": "classic"``.  Each run of `chanspec vectors` takes its own table's and
     leaves the others out instead of failing on them."""
-    from chanspec.model import table as table_mod
+    from chanspec.model.chan import table as table_mod
 
     files = sorted(vectors.GOLDEN_DIR.glob("*.json"))
     named = {p.name: json.loads(p.read_text(encoding="utf-8")).get("ruleset", "family")

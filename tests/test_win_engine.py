@@ -9,9 +9,8 @@ import pytest
 from chanspec.checks.chan import class_search
 from chanspec.checks.chan.brute import Brute, reduced_rules
 from chanspec.checks.chan.z3win import dead_wait
-from chanspec.model import table
-from chanspec.model.chan import cards, win
-from chanspec.model.table import Rules
+from chanspec.model.chan import cards, table, win
+from chanspec.model.chan.table import Rules
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_win_oracles import near_case

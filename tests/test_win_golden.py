@@ -10,9 +10,8 @@ from __future__ import annotations
 import pytest
 from chanspec.checks.chan.brute import Brute
 from chanspec.checks.chan.z3win import Z3Win
-from chanspec.model import table
-from chanspec.model.chan import cards, win
-from chanspec.model.table import Rules
+from chanspec.model.chan import cards, table, win
+from chanspec.model.chan.table import Rules
 
 
 def R(players: int = 4, **opts: str) -> Rules:

@@ -16,9 +16,8 @@ from collections.abc import Sequence
 import pytest
 from chanspec.checks.chan.brute import Brute, reduced_rules
 from chanspec.checks.chan.z3win import Z3Win
-from chanspec.model import table
-from chanspec.model.chan import cards, win
-from chanspec.model.table import Rules
+from chanspec.model.chan import cards, table, win
+from chanspec.model.chan.table import Rules
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -496,3 +495,27 @@ def test_a_refused_yeu_card_also_names_a_blocking_final_pair() -> None:
             continue
         assert ("special-ca-not-final" in e.judge(h, candidate=cand).rules) == (
             "special-ca-not-final" in brute.judge(h, (), cand, "u").refused)
+
+
+def test_both_oracles_refuse_what_is_not_a_hand_alike() -> None:
+    """The input both oracles read (`oracle_input.request`): a laid card not held, more
+    copies than the deck has, a face outside a reduced deck, a chíu-ù without three
+    concealed copies are refused by each oracle with its own error, the same message."""
+    from chanspec.checks.chan.brute import BruteError
+    from chanspec.checks.chan.z3win import Z3InputError
+
+    rules = reduced_rules(["2v", "2n", "2s"], 2, [(4, 1, 0)], 4, table_id="tiny-input")
+    v2, n2, s2 = (cards.parse(c) for c in ("2v", "2n", "2s"))
+    bad = [
+        (([v2], [("chan", (n2, n2))], v2, "u"), "does not hold"),
+        (([v2, v2], (), v2, "u"), "more copies"),
+        (([cards.parse("chi")], (), v2, "u"), "outside this deck"),
+        (([v2], (), v2, "chiu-u"), "three concealed copies"),
+    ]
+    for (hand, laid, cand, kind), words in bad:
+        for oracle, error in ((Brute(rules), BruteError), (Z3Win(rules), Z3InputError)):
+            with pytest.raises(error, match=words):
+                oracle.judge(hand, laid, cand, kind)
+    # the right size only: a wrong-sized hand is no win, not an error
+    for oracle in (Brute(rules), Z3Win(rules)):
+        assert not oracle.judge([v2, n2, s2], (), v2, "u").win

@@ -8,7 +8,7 @@ from functools import cache
 
 from chanspec.checks.chan import scale
 from chanspec.checks.findings import questions, witness
-from chanspec.model.table import Rules, load
+from chanspec.model.chan.table import Rules, load
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

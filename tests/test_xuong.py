@@ -19,8 +19,7 @@ from typing import Any
 import pytest
 from chanspec.checks.conform import itf, logs, refengine, replay, vectors
 from chanspec.checks.explore.invariants import choose
-from chanspec.model import table
-from chanspec.model.chan import cards, declare
+from chanspec.model.chan import cards, declare, table
 from chanspec.model.chan.game import Action, ActionError, State
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -17,7 +17,6 @@ played: they cannot differ.
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import hashlib
 import importlib
@@ -30,10 +29,10 @@ import sys
 import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from chanspec.checks.audit import mutants as mut
+from chanspec.checks.audit.imports import imports_of, installed_folders, module_files
 from chanspec.model.chan import cards
 
 MAX_STEPS = 3000  # a hand of either table ends long before (nọc cards bound it)
@@ -43,56 +42,14 @@ SESSION = 4  # classic: hands per session (what carries over is compared too)
 # ------------------------------------------------------------------ worlds
 
 
-def _folders() -> dict[str, Path]:
-    out = {}
-    for pkg in ("chanspec.model", "chanspec.checks"):
-        m = importlib.import_module(pkg)
-        out[pkg] = Path(list(m.__path__)[0])
-    return out
-
-
-def _module_names() -> dict[str, Path]:
-    names: dict[str, Path] = {}
-    for pkg, folder in _folders().items():
-        for p in folder.rglob("*.py"):
-            rel = p.relative_to(folder).with_suffix("")
-            parts = [x for x in rel.parts if x != "__init__"]
-            names[".".join([pkg, *parts])] = p
-    return names
-
-
-def _imports(path: Path, module: str, known: set[str]) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    is_pkg = path.name == "__init__.py"
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = module.split(".")
-                base = base if is_pkg else base[:-1]
-                base = base[: len(base) - (node.level - 1)]
-                target = ".".join(base + ([node.module] if node.module else []))
-            else:
-                target = node.module or ""
-            named = [f"{target}.{a.name}" for a in node.names]
-            # `from pkg import mod` depends on mod (and pkg's __init__ runs first for any
-            # import, so it is no edge of its own)
-            found.update(m for m in named if m in known)
-            if not all(m in known for m in named):
-                found.add(target)
-    return {m for m in found if m in known}
-
-
 def rebuilt_modules() -> set[str]:
     """The audited modules and every chanspec module that imports one, directly or not:
     what a world holds its own copy of."""
-    names = _module_names()
+    names = module_files(installed_folders())
     known = set(names)
     users: dict[str, set[str]] = {m: set() for m in known}
     for m, p in names.items():
-        for t in _imports(p, m, known):
+        for t in imports_of(p, m, known):
             users[t].add(m)
     todo = [mut.module_name(s) for s in mut.AUDITED]
     out: set[str] = set()

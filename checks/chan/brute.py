@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from chanspec.checks.chan.oracle_input import free_cards, split_hand
-from chanspec.model.table import Rules
+from chanspec.checks.chan.oracle_input import request
+from chanspec.model.chan.table import Rules
 
 Counts = tuple[int, ...]
 
@@ -29,7 +29,7 @@ class BruteResult:
 
 
 class BruteError(ValueError):
-    """Input that is not a hand (a laid card not held, too many copies)."""
+    """Input that is not a hand (`oracle_input.request` says which)."""
 
 
 class Brute:
@@ -102,39 +102,20 @@ class Brute:
     ) -> BruteResult:
         """Same question as the engine's judge(); `laid` holds (kind, faces) pairs."""
         r = self.rules
-        held, concealed, laid_chan = split_hand(hand, laid)
-        if min(concealed) < 0:
-            raise BruteError("a laid group uses a card the hand does not hold")
-        if candidate is not None:
-            held[candidate] += 1
-        if max(held) > r.copies:
-            raise BruteError("more copies of a face than the deck has")
-        if sum(held) != 2 * r.pairs:
+        req = request(r, hand, laid, candidate, kind, BruteError)
+        if req is None:
             return BruteResult(False, None, ())
         never = (candidate is not None and candidate in r.never_complete
                  and kind in r.never_complete_applies)
         refused: list[str] = []
-        # [win] laid_rule: laid chắn and cạ kept as laid, or split again (pooled)
-        free, laid_chan = free_cards(concealed, laid, r.laid_pooled)
-        if kind == "opening":
-            sub = self._best(tuple(free))
-            chan = None if sub is None else sub + laid_chan
-        elif kind == "chiu-u":
-            assert candidate is not None
-            if concealed[candidate] < 3:
-                raise BruteError("chíu-ù needs three concealed copies of the candidate")
-            rest = list(free)
-            rest[candidate] -= 3
-            sub = self._best(tuple(rest))
-            chan = None if sub is None else sub + laid_chan + 2
+        if req.final is None:  # an opening hand, or the rest of a chíu-ù
+            sub = self._best(req.counts)
+            chan = None if sub is None else sub + req.fixed
         else:
-            assert candidate is not None
-            full = list(free)
-            full[candidate] += 1
-            sub = self._best_final(full, candidate, allow_special=False)
-            chan = None if sub is None else sub + laid_chan
-            loose = self._best_final(full, candidate, allow_special=True)
-            if loose is not None and loose + laid_chan >= r.min_chan and (
+            sub = self._best_final(req.counts, req.final, allow_special=False)
+            chan = None if sub is None else sub + req.fixed
+            loose = self._best_final(req.counts, req.final, allow_special=True)
+            if loose is not None and loose + req.fixed >= r.min_chan and (
                     chan is None or chan < r.min_chan):
                 refused.append(r.rid("win.special_ca_final_rule"))
         if never:
@@ -188,7 +169,7 @@ def reduced_rules(
     options: dict[str, str] | None = None,
     table_id: str = "reduced",
 ) -> Rules:
-    from chanspec.model.table import load_text
+    from chanspec.model.chan.table import load_text
 
     text = reduced_table_text(faces, copies, variants, table_id)
     # a deck to judge hands with, never dealt: it may be smaller than a deal

@@ -30,8 +30,8 @@ from dataclasses import dataclass
 
 from chanspec.checks.chan import z3win
 from chanspec.model.chan import cards
+from chanspec.model.chan.table import Rules
 from chanspec.model.chan.win import NONE, class_tables, engine
-from chanspec.model.table import Rules
 
 # Z3's limit for one concrete hand: such a question takes milliseconds
 CONFIRM_TIMEOUT_MS = 120_000

@@ -57,7 +57,7 @@ from chanspec.checks.explore import search as explore
 from chanspec.checks.explore.search import DealResult, Result, Violation
 from chanspec.model.chan.game import Action, Deal
 from chanspec.model.chan.packed import Packed
-from chanspec.model.table import Rules
+from chanspec.model.chan.table import Rules
 
 DEFAULT_BATCH = 4096  # frontier states a shard expands per round
 BACKENDS = ("inline", "local", "ray")

@@ -36,7 +36,9 @@ from typing import Any
 
 import z3
 from chanspec.model.chan import cards, cuoc, score, win
-from chanspec.model.table import WIN_SOURCES, Rules, cond_holds
+from chanspec.model.chan.table import Rules
+from chanspec.model.chan.vocab import WIN_SOURCES
+from chanspec.model.table import cond_holds
 
 
 class NotEncodable(ValueError):

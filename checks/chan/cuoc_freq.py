@@ -22,7 +22,7 @@ from typing import Any
 
 from chanspec.model.chan import cuoc, declare, score
 from chanspec.model.chan.game import Action, State
-from chanspec.model.table import Rules
+from chanspec.model.chan.table import Rules
 
 POLICIES = {"greedy": 0.6, "uniform": 0.0}  # how often a claim is taken when there is one
 WIN_CLAIMS = ("u", "chiu-u")

@@ -21,9 +21,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from chanspec.model import table
-from chanspec.model.chan import cards, cuoc, win
-from chanspec.model.table import WIN_SOURCES, Rules
+from chanspec.model.chan import cards, cuoc, table, win
+from chanspec.model.chan.table import Rules
+from chanspec.model.chan.vocab import WIN_SOURCES
 
 
 @dataclass(frozen=True)

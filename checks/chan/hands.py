@@ -28,8 +28,8 @@ from math import comb
 from typing import Any
 
 from chanspec.model.chan import cards
+from chanspec.model.chan.table import Rules
 from chanspec.model.chan.win import engine
-from chanspec.model.table import Rules
 
 
 def _digits(key: int, base: int, k: int) -> list[int]:

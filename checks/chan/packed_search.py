@@ -51,7 +51,7 @@ from chanspec.model.chan.packed import (
     Packed,
     claim_kind,
 )
-from chanspec.model.table import Rules
+from chanspec.model.chan.table import Rules
 
 MAX_DEALS = 65_535  # the deal number takes two bytes of a position
 NO_ACTION = Action("pass", -1)  # stands for "no action" at the deals themselves

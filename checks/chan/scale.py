@@ -3,7 +3,7 @@
 The real game (120 cards, hands of 23/24, a nọc of 27 or 41 cards) is far too large to
 enumerate.  A *scale* edits a deep copy of the table's data -- the deck's faces and
 copies, and one ``[[variant]]`` (seats, deal sizes, pairs, minimum chắn) -- and
-re-validates it with `chanspec.model.table.from_data`, so everything else (every cạ
+re-validates it with `chanspec.model.chan.table.from_data`, so everything else (every cạ
 class, the restrictions, the claim rows, the priorities, every option) is the table's
 own.  The edited table gets its own id (``family@group4``) so that caches keyed by the
 table id never mix a scale with the real game.
@@ -77,8 +77,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from chanspec.model import table as table_mod
 from chanspec.model.chan import cards
+from chanspec.model.chan import table as table_mod
 from chanspec.model.chan.game import Deal, check_deal
 
 GROUP = ("1v", "1n", "1s", "chi", "lao", "thang")

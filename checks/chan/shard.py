@@ -15,7 +15,7 @@ from chanspec.checks.explore import search as explore
 from chanspec.checks.explore.search import STUCK_TEXT, DealResult
 from chanspec.model.chan.game import Action, Deal
 from chanspec.model.chan.packed import P_OVER, Packed
-from chanspec.model.table import Rules
+from chanspec.model.chan.table import Rules
 
 # (state number, phase, count) orders the findings of one search
 Order = tuple[int, int, int]

@@ -28,13 +28,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import z3
-from chanspec.checks.chan.oracle_input import free_cards, split_hand
+from chanspec.checks.chan.oracle_input import request
 from chanspec.model.chan import cards
-from chanspec.model.table import Rules
+from chanspec.model.chan.table import Rules
 
 
 class Z3InputError(ValueError):
-    """Input that is not a hand (a laid card not held, too many copies)."""
+    """Input that is not a hand (`oracle_input.request` says which)."""
 
 
 class Z3Unknown(RuntimeError):
@@ -149,42 +149,21 @@ class Z3Win:
     ) -> Z3Result:
         """Same question as the engine's judge(); `laid` holds (kind, faces) pairs."""
         r = self.rules
-        held, concealed, laid_chan = split_hand(hand, laid)
-        if any(n < 0 for n in concealed):
-            raise Z3InputError("a laid group uses a card the hand does not hold")
-        if candidate is not None:
-            held[candidate] += 1
-        if any(n > r.copies for n in held):
-            raise Z3InputError("more copies of a face than the deck has")
-        if any(held[f] for f in range(cards.NUM_FACES) if f not in r.faces):
-            raise Z3InputError("a face outside this deck")
-        if sum(held) != 2 * r.pairs:
+        req = request(r, hand, laid, candidate, kind, Z3InputError)
+        if req is None:
             return Z3Result(False, None, ())
         never = (candidate is not None and candidate in r.never_complete
                  and kind in r.never_complete_applies)
         refused: list[str] = []
-        # [win] laid_rule: laid chắn and cạ kept as laid, or split again (pooled)
-        free, laid_chan = free_cards(concealed, laid, r.laid_pooled)
-        if kind == "opening":
-            sub = self._max(free, None, True)
-            chan = None if sub is None else sub + laid_chan
-        elif kind == "chiu-u":
-            assert candidate is not None
-            if concealed[candidate] < 3:
-                raise Z3InputError("chíu-ù needs three concealed copies of the candidate")
-            rest = list(free)
-            rest[candidate] -= 3
-            sub = self._max(rest, None, True)
-            chan = None if sub is None else sub + laid_chan + 2
+        if req.final is None:  # an opening hand, or the rest of a chíu-ù
+            sub = self._max(req.counts, None, True)
+            chan = None if sub is None else sub + req.fixed
         else:
-            assert candidate is not None
-            full = list(free)
-            full[candidate] += 1
-            sub = self._max(full, candidate, allow_special=False)
-            chan = None if sub is None else sub + laid_chan
+            sub = self._max(req.counts, req.final, allow_special=False)
+            chan = None if sub is None else sub + req.fixed
             if chan is None or chan < r.min_chan:
-                loose = self._max(full, candidate, allow_special=True)
-                if loose is not None and loose + laid_chan >= r.min_chan:
+                loose = self._max(req.counts, req.final, allow_special=True)
+                if loose is not None and loose + req.fixed >= r.min_chan:
                     refused.append(r.rid("win.special_ca_final_rule"))
         if never:
             refused.insert(0, r.rid("win.never_complete_rule"))

@@ -289,8 +289,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     from chanspec.checks.output import OutputPathError
-    from chanspec.model import kinds, table
-    from chanspec.model.chan import cards, win
+    from chanspec.model import kinds
+    from chanspec.model import table as shared_table
+    from chanspec.model.chan import cards, table, win
 
     real = getattr(sys.stdout, "_stream", sys.stdout)
     try:
@@ -317,10 +318,10 @@ def _main(argv: Sequence[str] | None) -> int:
         en_only = getattr(args, "lang", "vi") == "en"
         print(f"chanspec: {exc.en if en_only else f'{exc.vi} / {exc.en}'}", file=sys.stderr)
         return EXIT_INPUT
-    except table.RulesetNotFound as exc:
+    except shared_table.RulesetNotFound as exc:
         print(f"chanspec: {exc.line()}", file=sys.stderr)
         return EXIT_INPUT
-    except table.TableError as exc:
+    except shared_table.TableError as exc:
         _error("bảng luật không đọc được", "the rule table does not load", exc)
         return EXIT_TABLE
     except cards.CardError as exc:
@@ -329,7 +330,7 @@ def _main(argv: Sequence[str] | None) -> int:
     except win.HandError as exc:
         _error("bài không hợp lệ", "impossible hand", exc)
         return EXIT_INPUT
-    except table.OptionError as exc:
+    except shared_table.OptionError as exc:
         _error("tùy chọn không hợp lệ", "bad option", exc)
         return EXIT_INPUT
     except OutputPathError as exc:

@@ -82,7 +82,8 @@ from chanspec.model import kinds
 from chanspec.model import table as table_mod
 from chanspec.model.chan import packed
 from chanspec.model.chan.game import Deal
-from chanspec.model.table import OptionError, Table
+from chanspec.model.chan.table import Table
+from chanspec.model.table import OptionError
 
 # (scale, deals, engine, cap).  The reference machine searches each deal completely
 # (chiu3 is far too large: capped); the packed machine then takes chiu3 much further.

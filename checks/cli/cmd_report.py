@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     cuoc_data = None
     if args.cuoc_hands:
         from chanspec.checks.report import cuoc_page  # Z3 and random play: only when asked
-        from chanspec.model.table import load as load_builtin
+        from chanspec.model.chan.table import load as load_builtin
 
 
         print(say(args.lang, f"Trang cước: tìm ví dụ và chơi {args.cuoc_hands} ván…",

@@ -23,7 +23,8 @@ from chanspec.checks.cli.options import add_command, load_table
 from chanspec.checks.conform import usage as usage_mod
 from chanspec.checks.output import pick, say
 from chanspec.model import presets
-from chanspec.model import table as table_mod
+from chanspec.model import table as shared_table
+from chanspec.model.chan import table as table_mod
 
 DEFAULT_GAMES = 2
 # the rows' citations are measured on the Chắn machine only (`usage_mod.measure`)
@@ -115,13 +116,13 @@ def _statuses(text: str | None) -> set[str] | None:
     if text is None:
         return None
     got = {s.strip() for s in text.split(",") if s.strip()}
-    bad = sorted(got - set(table_mod.STATUSES))
+    bad = sorted(got - set(shared_table.STATUSES))
     if bad or not got:
         shown = ", ".join(bad) or repr(text)
         raise InputError(f"--status: không có trạng thái {shown}; có: "
-                         f"{', '.join(table_mod.STATUSES)}",
+                         f"{', '.join(shared_table.STATUSES)}",
                          f"--status: no status {shown}; the statuses are: "
-                         f"{', '.join(table_mod.STATUSES)}")
+                         f"{', '.join(shared_table.STATUSES)}")
     return got
 
 

@@ -51,11 +51,11 @@ from chanspec.checks.cli.options import (
 )
 from chanspec.checks.output import Ticker, pick, progress_every, say
 from chanspec.checks.report import hand_story
-from chanspec.model import table
-from chanspec.model.chan import cards, cuoc, declare, pay, score, win
+from chanspec.model.chan import cards, cuoc, declare, pay, score, table, win
+from chanspec.model.chan import vocab as chan_vocab
 
 KINDS: tuple[win.WinKind, ...] = ("u", "chiu-u", "opening")
-GROUP_ORDER = {g: i for i, g in enumerate(table.CUOC_GROUPS)}
+GROUP_ORDER = {g: i for i, g in enumerate(chan_vocab.CUOC_GROUPS)}
 SOURCE_WORDS = {
     "own-draw": ("quân mình tự bốc", "drawn by the winner"),
     "other-draw": ("quân người khác bốc", "drawn by another player"),
@@ -77,7 +77,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
             "  chanspec play --ruleset classic --seed 5 --json --out hand.ndjson   # a won hand\n"
             "  chanspec score --log hand.ndjson\n"
             "  chanspec score --frequency 1000 --seed 0 --json\n\n"
-            f"Nguồn quân ù / sources: {', '.join(table.WIN_SOURCES)}."
+            f"Nguồn quân ù / sources: {', '.join(chan_vocab.WIN_SOURCES)}."
         ),
     )
     p.add_argument("cards", nargs="*", metavar="CARD",
@@ -85,7 +85,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         "before the winning card, laid-down ones included")
     p.add_argument("--card", "--with", dest="card", metavar="CARD",
                    help="quân ù / the winning card")
-    p.add_argument("--source", choices=table.WIN_SOURCES, default=None,
+    p.add_argument("--source", choices=chan_vocab.WIN_SOURCES, default=None,
                    help="quân ù từ đâu (mặc định own-draw) / where the winning card came from "
                         "(default own-draw)")
     p.add_argument("--kind", choices=KINDS, default="u",

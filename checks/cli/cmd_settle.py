@@ -322,12 +322,12 @@ def _compare(before: dict[str, Any], after: dict[str, Any], out: dict[str, Any])
 def _target(args: argparse.Namespace) -> tuple[Path, bool]:
     """The table file to edit, and whether it is the checkout's built-in one."""
     from chanspec.checks.findings import questions
-    from chanspec.model import table as table_mod
+    from chanspec.model import table as shared_table
 
-    if args.ruleset and args.ruleset not in table_mod.builtin_names():
+    if args.ruleset and args.ruleset not in shared_table.builtin_names():
         return Path(args.ruleset), False
     name = args.ruleset or "family"
-    p = table_mod.builtin_path(name)
+    p = shared_table.builtin_path(name)
     root = questions.default_path().parent
     if not questions.default_path().is_absolute() or p.resolve().parent != (root / "spec"):
         raise SettleError(
@@ -347,7 +347,7 @@ def _questions_path(args: argparse.Namespace, table_path: Path, builtin: bool) -
 
 
 def run(args: argparse.Namespace) -> int:
-    from chanspec.model import table as table_mod
+    from chanspec.model.chan import table as table_mod
 
     lang = args.lang
     try:

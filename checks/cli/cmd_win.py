@@ -40,8 +40,8 @@ from chanspec.checks.cli.options import (
     resolve,
 )
 from chanspec.checks.output import pick, say
-from chanspec.model import table
-from chanspec.model.chan import cards, cuoc, win
+from chanspec.model import table as shared_table
+from chanspec.model.chan import cards, cuoc, table, win
 
 KINDS: tuple[win.WinKind, ...] = ("u", "chiu-u", "opening")
 JSONL_KEYS = ("players", "hand", "with", "laid", "options", "kind")
@@ -353,7 +353,7 @@ def run_jsonl(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
             bad += 1
             result = {"error": "JSON nested too deeply to read: a hand line is one flat object "
                       "such as {\"hand\": [\"2v\", ...], \"with\": \"7s\"}", "line": n}
-        except (_LineError, cards.CardError, win.HandError, table.OptionError) as exc:
+        except (_LineError, cards.CardError, win.HandError, shared_table.OptionError) as exc:
             bad += 1
             result = {"error": str(exc), "line": n}
         except (TypeError, ValueError) as exc:

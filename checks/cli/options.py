@@ -8,7 +8,8 @@ import argparse
 from collections.abc import Callable, Iterable, Mapping
 
 from chanspec.model import kinds, presets
-from chanspec.model import table as table_mod
+from chanspec.model import table as shared_table
+from chanspec.model.chan import table as table_mod
 
 
 def player_count(text: str) -> int:
@@ -29,7 +30,7 @@ def players_of(table: table_mod.Table, requested: Iterable[int] | None) -> tuple
         return have
     for n in requested:
         if n not in table.variants:
-            raise table_mod.OptionError(
+            raise shared_table.OptionError(
                 f"--players {n}: table {table.id!r} has no variant for {n} players; "
                 f"it has: {', '.join(str(p) for p in have)} ({_players_place(table)})")
     return tuple(sorted(set(requested)))

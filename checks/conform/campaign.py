@@ -42,9 +42,9 @@ from chanspec.checks.conform.refengine import (
     state_json,
 )
 from chanspec.checks.output import count
-from chanspec.model import table as table_mod
 from chanspec.model.chan import cai, cards, win
 from chanspec.model.chan import game as game_mod
+from chanspec.model.chan import table as table_mod
 from chanspec.model.chan.game import CLAIM_KINDS, Action, Deal, State
 from hypothesis import strategies as st
 

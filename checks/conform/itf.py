@@ -31,8 +31,8 @@ from typing import Any
 
 from chanspec.checks.conform import logs
 from chanspec.checks.output import write_atomic
-from chanspec.model import table as table_mod
 from chanspec.model.chan import cards
+from chanspec.model.chan import table as table_mod
 from chanspec.model.chan.declare import declares
 from chanspec.model.chan.game import Action, Deal, State
 

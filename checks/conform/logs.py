@@ -38,9 +38,11 @@ from typing import Any
 
 from chanspec.checks.output import with_article
 from chanspec.model import kinds
-from chanspec.model import table as table_mod
+from chanspec.model import table as shared_table
 from chanspec.model.chan import cai, cards
 from chanspec.model.chan import declare as declare_mod
+from chanspec.model.chan import table as table_mod
+from chanspec.model.chan import vocab as chan_vocab
 from chanspec.model.chan.game import (
     Action,
     ActionError,
@@ -60,10 +62,10 @@ CARD_ACTIONS = frozenset({"eat", "reclaim", "discard", "return"})
 CONSEQUENCE_TYPES = ("draw", "laid", "returned", "passed-on", "dead", "timeout-as", "declined",
                      "banned", "fault", "declared", "end")
 # The bans a ``banned`` line names: every kind a restriction row may create
-# (`chanspec.model.table.BANS`) but ``win``, which is the ``declined`` line.
-BAN_KINDS = tuple(b for b in table_mod.BANS if b != "win")
+# (`chanspec.model.chan.vocab.BANS`) but ``win``, which is the ``declined`` line.
+BAN_KINDS = tuple(b for b in chan_vocab.BANS if b != "win")
 END_RESULTS = ("win", "draw")  # a stuck hand is not over: no end line
-CONSEQUENCES = ("paid",) + table_mod.DECLARE_CONSEQUENCES
+CONSEQUENCES = ("paid",) + chan_vocab.DECLARE_CONSEQUENCES
 WIN_KINDS = ("u", "chiu-u", "opening")
 EXTENSION_PREFIX = "x-"
 # A deal's fields; cai (the cái card, face up) and drawer (who drew it) only under a
@@ -455,7 +457,7 @@ def header_table(ln: LineCheck, obj: dict[str, Any],
         raise ln.fail("table_digest", f"expected 64 hexadecimal digits (SHA-256), found "
                       f"{digest!r}")
     if table is None:
-        builtin = table_mod.builtin_names()
+        builtin = shared_table.builtin_names()
         if name not in builtin:
             raise ln.fail("ruleset", f"{name!r} is not a built-in ruleset "
                           f"({', '.join(builtin)}); chanspec does not open a table file named "
@@ -482,7 +484,7 @@ def header_table(ln: LineCheck, obj: dict[str, Any],
         raise ln.fail("table_digest", f"the table given ({table.path}) is not the one the log "
                       f"was written under (digest {table.digest()[:12]}…, the log says "
                       f"{digest[:12]}…)", "give the very table the log was written under")
-    if digest is None and name in table_mod.builtin_names() and not table.is_builtin():
+    if digest is None and name in shared_table.builtin_names() and not table.is_builtin():
         # a log without a digest was played under the built-in table of its name
         raise ln.fail("ruleset", f"the log was played under the built-in {name!r} table (it "
                       f"carries no table_digest), and the table given ({table.path}) differs "
@@ -520,7 +522,7 @@ def parse_header(source: str, lineno: int, obj: dict[str, Any],
             raise ln.fail(f"options.{k}", f"expected a string value, found {v!r}")
     try:
         rules = t.resolve(players, opts)
-    except table_mod.OptionError as exc:
+    except shared_table.OptionError as exc:
         bad = next((k for k in opts if k not in dict(t.option_space()) or
                     opts[k] not in dict(t.option_space())[k]), "")
         raise ln.fail(f"options.{bad}" if bad else "options", str(exc)) from None

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from chanspec.checks.conform import itf, itf_view, logs
-from chanspec.model import table as table_mod
 from chanspec.model import textfile
+from chanspec.model.chan import table as table_mod
 
 
 def load_text(text: str, source: str = "<log>",

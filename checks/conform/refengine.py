@@ -44,8 +44,9 @@ from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 from chanspec.checks.conform import logs
-from chanspec.model import table as table_mod
+from chanspec.model import table as shared_table
 from chanspec.model.chan import cards
+from chanspec.model.chan import table as table_mod
 from chanspec.model.chan.declare import summary
 from chanspec.model.chan.game import Action, Deal, State
 
@@ -217,7 +218,7 @@ class Session:
         name = req.get("ruleset")
         table = self.tables.get(name) if isinstance(name, str) else None
         if table is None and isinstance(name, str):
-            builtin = table_mod.builtin_names()
+            builtin = shared_table.builtin_names()
             if name not in builtin:
                 known = sorted({*builtin, *(t.table.id for t in self.tables.values())})
                 return {"ok": False, "error": f"field 'ruleset': {name!r} is neither a "

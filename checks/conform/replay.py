@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chanspec.checks.conform import logs, records
-from chanspec.model import table as table_mod
 from chanspec.model.chan import cards
+from chanspec.model.chan import table as table_mod
 from chanspec.model.chan.game import Action, State
 from chanspec.model.chan.win import HandError, group_of
 

@@ -26,8 +26,9 @@ from typing import Any
 
 from chanspec.checks.conform.replay import claim_resolution, consequence_rules
 from chanspec.model import kinds
-from chanspec.model import table as table_mod
+from chanspec.model import table as shared_table
 from chanspec.model.chan import cai
+from chanspec.model.chan import table as table_mod
 from chanspec.model.chan.game import Action, State, deal_random
 from chanspec.model.source import cite_section
 
@@ -196,7 +197,7 @@ def _decision_list(counter: Counter[str] | None) -> list[dict[str, Any]]:
              if " " in label else "", "count": n} for label, n in items]
 
 
-def row_entry(row: table_mod.Row, usage: Usage,
+def row_entry(row: shared_table.Row, usage: Usage,
               refs: Mapping[str, list[str]], game: tuple[str, str] = ("Bài Chắn", "Bài Chắn")
               ) -> dict[str, Any]:
     """One row of ``chanspec rules``'s document; `game` is the name of the game whose

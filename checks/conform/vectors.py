@@ -53,8 +53,9 @@ from chanspec.checks.conform import logs, replay
 from chanspec.checks.conform.campaign import build_deal
 from chanspec.checks.conform.refengine import comparable_faults
 from chanspec.checks.output import count, write_atomic
-from chanspec.model import table as table_mod
 from chanspec.model.chan import cards
+from chanspec.model.chan import table as table_mod
+from chanspec.model.chan import vocab as chan_vocab
 from chanspec.model.chan.game import (
     Action,
     ActionError,
@@ -506,7 +507,7 @@ def machine_rows(table: table_mod.Table, values_matter: bool = False) -> set[str
                 walk(v, key)
 
     walk({k: v for k, v in table.data.items()
-          if k not in ("rule", "cuoc", "scoring", "declaration", *table_mod.SETTLE_SECTIONS)})
+          if k not in ("rule", "cuoc", "scoring", "declaration", *chan_vocab.SETTLE_SECTIONS)})
     if not values_matter:
         return found
     options = dict(table.option_space())
@@ -1257,7 +1258,7 @@ def gaps(table: table_mod.Table, cov: Coverage) -> list[str]:
             if x not in known] + cov.uncovered_restrictions()
 
 
-SCORING_SECTIONS = ("cuoc", "scoring", "declaration", *table_mod.SETTLE_SECTIONS)
+SCORING_SECTIONS = ("cuoc", "scoring", "declaration", *chan_vocab.SETTLE_SECTIONS)
 
 
 def out_of_play(table: table_mod.Table) -> dict[str, tuple[str, str]]:

@@ -3,9 +3,9 @@
 `Watch` wraps one `State` and applies actions to it, checking after every step:
 
 * **the kind's own** (`State.invariants()`, the ``GameState`` protocol): for Chắn the
-  census (each face somewhere exactly ``rules.copies`` times: hands, laid groups, dead
-  cards at the gates, the card in the window, the nọc, recounted from the state's fields
-  and compared with ``State.census()``) and the hand sizes (``hand_size ==
+  census (each face somewhere exactly ``rules.copies`` times, as ``State.census()``
+  counts hands, laid groups, dead cards at the gates, the card in the window and the
+  nọc) and the hand sizes (``hand_size ==
   expected_hand_size``, both as the variant row of the table gives for the phase);
 * **pending**: only the seats in ``pending()`` have legal actions, and a pending seat has
   at least one unless the state is stuck (which only the ``as-written`` value of the
@@ -39,7 +39,7 @@ from chanspec.checks.output import count
 from chanspec.model.chan import cards
 from chanspec.model.chan import win as win_mod
 from chanspec.model.chan.game import Action, State
-from chanspec.model.table import Rules
+from chanspec.model.chan.table import Rules
 
 WIN_KINDS = ("u", "chiu-u")
 ROUNDTRIP_EVERY = 16

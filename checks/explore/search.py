@@ -76,7 +76,7 @@ from chanspec.checks.explore import protocol_search
 from chanspec.checks.output import progress_every
 from chanspec.model.chan import cards
 from chanspec.model.chan.game import STUCK_WORDS, Action, Deal, State
-from chanspec.model.table import Rules
+from chanspec.model.chan.table import Rules
 
 KIND_EXIT = {"invariant": 12, "contradiction": 12, "deadlock": 11, "endless": 13}
 EXIT_ORDER = ("invariant", "contradiction", "deadlock", "endless")

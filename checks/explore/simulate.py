@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chanspec.checks.explore.invariants import Finding, Stats, play_random, stuck_kind
-from chanspec.model import table as table_mod
+from chanspec.model.chan import table as table_mod
 from chanspec.model.chan.game import State, start_seat
 
 EAGER = 0.7

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chanspec.checks.explore.invariants import CLAIM_KINDS, Finding, Stats, Watch, stuck_kind
-from chanspec.model import table as table_mod
+from chanspec.model.chan import table as table_mod
 from chanspec.model.chan.game import State, start_seat
 from hypothesis import HealthCheck, settings
 from hypothesis import seed as hypothesis_seed

@@ -31,7 +31,8 @@ from typing import Any
 
 from chanspec.checks.findings import witness
 from chanspec.model.chan.game import Action, State, deal_random
-from chanspec.model.table import SCOPED_BANS, Rules, Table
+from chanspec.model.chan.table import Rules, Table
+from chanspec.model.chan.vocab import SCOPED_BANS
 
 # The class of action each ban can refuse.
 BAN_CLASS = {"eat-chan": "eat-chan", "eat-ca": "eat-ca", "chiu": "chiu", "win": "win",

@@ -70,7 +70,8 @@ from chanspec.checks.findings import clauses, questions, scenario, witness
 from chanspec.checks.output import Ticker
 from chanspec.model.chan import cards
 from chanspec.model.chan.game import Action, Deal, State
-from chanspec.model.table import Table, before_decisions, without_wording
+from chanspec.model.chan.table import Table
+from chanspec.model.table import before_decisions, without_wording
 
 FILE_NAME = "OPEN_QUESTIONS.json"
 PARAMS: dict[str, Any] = {

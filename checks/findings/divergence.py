@@ -23,7 +23,7 @@ from chanspec.checks.chan import scale
 from chanspec.checks.findings import mermaid, scenario
 from chanspec.model.chan import cards
 from chanspec.model.chan.game import Action, Deal, State
-from chanspec.model.table import Table
+from chanspec.model.chan.table import Table
 
 MAX_BRANCH = 6  # steps drawn after the readings part
 POLICY = ("u", "chiu-u", "pass", "timeout")

@@ -15,8 +15,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from chanspec.model.chan.table import Table
 from chanspec.model.source import cite_section
-from chanspec.model.table import Row, Table
+from chanspec.model.table import Row
 
 FILE_NAME = "OPEN_QUESTIONS.md"
 

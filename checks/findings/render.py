@@ -22,7 +22,9 @@ from chanspec.checks.chan import scale
 from chanspec.checks.explore.invariants import STUCK_BANS, STUCK_EMPTY
 from chanspec.checks.findings import clauses, compute, divergence, questions, witness
 from chanspec.model.chan import cards
-from chanspec.model.table import Row, Table, role_row
+from chanspec.model.chan.table import Table
+from chanspec.model.chan.vocab import role_row
+from chanspec.model.table import Row
 
 # the kind of the first action in which a reading changed what may happen
 FIRST_KIND = {

@@ -20,7 +20,7 @@ from typing import Any
 
 from chanspec.model.chan import cards
 from chanspec.model.chan.game import Action, Deal, Mark, State
-from chanspec.model.table import Rules
+from chanspec.model.chan.table import Rules
 
 KIND_VI = {
     "u": "ù", "chiu-u": "Chíu-Ù", "chiu": "Chíu", "eat": "ăn", "reclaim": "nhận lại để ăn",

@@ -28,7 +28,7 @@ from chanspec.checks.chan import scale
 from chanspec.checks.findings import divergence, render
 from chanspec.model.chan import cards
 from chanspec.model.chan.game import Action, Deal, State
-from chanspec.model.table import Rules, Table
+from chanspec.model.chan.table import Rules, Table
 
 _CARD = "|".join(re.escape(n) for n in sorted(cards.NAMES, key=len, reverse=True))
 _C = f"({_CARD})"

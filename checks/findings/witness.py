@@ -47,7 +47,7 @@ from typing import Any
 from chanspec.checks.explore.search import gc_paused, worker_ignores_sigint
 from chanspec.model.chan import pay
 from chanspec.model.chan.game import Action, Deal, State, deal_random
-from chanspec.model.table import Rules
+from chanspec.model.chan.table import Rules
 
 WIN = ("u", "chiu-u")
 

@@ -17,8 +17,8 @@ from typing import Any
 
 from chanspec.checks.chan import cuoc_cooccur, cuoc_freq, cuoc_search
 from chanspec.checks.report.site import bi, esc, place_line, rid_anchor, tiles
-from chanspec.model import table as table_mod
 from chanspec.model.chan import cards, score
+from chanspec.model.chan import table as table_mod
 
 PAGE = ("cuoc.html", "Cước", "Cước (bonuses)")
 

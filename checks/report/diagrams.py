@@ -43,7 +43,7 @@ from chanspec.checks.output import (
     writable_target,
     write_atomic,
 )
-from chanspec.model.table import Table
+from chanspec.model.chan.table import Table
 
 PURE = "graphviz-pure"
 HOW_TO_GET_DOT = ("Không có chương trình vẽ sơ đồ: chỉ ghi tệp .dot. Cài: pip install "

@@ -14,7 +14,7 @@ from typing import Any
 
 from chanspec.model.chan import cards
 from chanspec.model.chan.game import Action, Deal, State
-from chanspec.model.table import Rules
+from chanspec.model.chan.table import Rules
 
 # the row that says faults are penalised rather than forbidden: the mode, not the fault
 MODE_ROW = "turn.restriction_mode_rule"

@@ -20,7 +20,7 @@ from chanspec.checks.explore.invariants import choose, stuck_kind
 from chanspec.checks.report import hand_story
 from chanspec.model.chan import cai, cards
 from chanspec.model.chan.game import Action, Deal, Mark, State, deal_random
-from chanspec.model.table import Rules
+from chanspec.model.chan.table import Rules
 
 POLICIES = ("eager", "uniform")
 EAGER = 0.6

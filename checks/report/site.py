@@ -56,8 +56,9 @@ from chanspec.checks.findings import clauses as clauses_mod
 from chanspec.checks.output import prepare_output_dir, write_atomic
 from chanspec.checks.report import figures
 from chanspec.checks.report.markup import bi, esc
-from chanspec.model import table as table_mod
+from chanspec.model import table as shared_table
 from chanspec.model.chan import cards
+from chanspec.model.chan import table as table_mod
 from chanspec.model.source import place_words
 
 ASSETS = ("style.css", "app.js", "win.js", "explorer.js")
@@ -220,7 +221,7 @@ def _win_signature(rules: table_mod.Rules) -> tuple[Any, ...]:
     )
 
 
-def win_options(table: table_mod.Table) -> list[table_mod.Row]:
+def win_options(table: table_mod.Table) -> list[shared_table.Row]:
     """The option rows whose value changes what a winning hand is."""
     out = []
     for p in sorted(table.variants):
@@ -355,14 +356,14 @@ def status_badge(status: str) -> str:
             f' {bi(vi, en)}</span>')
 
 
-def found_badge(row: table_mod.Row) -> str:
+def found_badge(row: shared_table.Row) -> str:
     if row.found_by == "checker":
         return ('<span class="badge found"><span class="icon" aria-hidden="true">⚙</span> '
                 f'{bi("Bộ kiểm tra phát hiện", "Found by the checker")}</span>')
     return ""
 
 
-def options_table(row: table_mod.Row, effects: Mapping[str, Any] | None = None) -> str:
+def options_table(row: shared_table.Row, effects: Mapping[str, Any] | None = None) -> str:
     head = bi("Lựa chọn", "Option") + "</th><th scope='col'>" + bi("Nghĩa là", "Meaning")
     if effects is not None:
         head += "</th><th scope='col'>" + bi("Điều gì thay đổi", "What it changes")
@@ -391,7 +392,7 @@ def options_table(row: table_mod.Row, effects: Mapping[str, Any] | None = None) 
 
 
 def rulebook_page(table: table_mod.Table) -> str:
-    groups: dict[str, list[table_mod.Row]] = {}
+    groups: dict[str, list[shared_table.Row]] = {}
     for row in table.rows.values():
         groups.setdefault(_section_key(row.section), []).append(row)
     counts = {s: sum(1 for r in table.rows.values() if r.status == s) for s in STATUS}
@@ -433,7 +434,7 @@ def place_line(section: str) -> str:
     return bi(place_words(section, "vi"), place_words(section, "en"))
 
 
-def _rule_entry(row: table_mod.Row) -> str:
+def _rule_entry(row: shared_table.Row) -> str:
     out = [f'<article class="rule st-{row.status}" id="r-{esc(row.id)}">',
            f'<h3>{bi(row.title("vi"), row.title("en"))} {status_badge(row.status)} '
            f'{found_badge(row)}</h3>',
@@ -640,7 +641,7 @@ def _drawn_deal(step: dict[str, Any], scenarios: Sequence[Any]) -> dict[str, Any
     return step
 
 
-def question_rows(table: table_mod.Table) -> list[table_mod.Row]:
+def question_rows(table: table_mod.Table) -> list[shared_table.Row]:
     """The open and provisional rows, in table order (as in OPEN_QUESTIONS.md)."""
     return [r for r in table.rows.values() if r.status in ("open", "provisional")]
 

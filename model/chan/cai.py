@@ -15,7 +15,7 @@ With fewer than four players, role ``cai.places_rule`` says what the count runs 
   seat order; a count that ends on an empty place goes on to the next player in the
   direction of play (seat 0).
 
->>> from chanspec.model import table
+>>> from chanspec.model.chan import table
 >>> r = table.rules("classic", 4)
 >>> cai_opener(r, cards.parse("7v"), drawer=1).opener   # 000: B draws Thất, D opens
 3
@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..table import Rules
 from . import cards
+from .table import Rules
 
 FULL_TABLE = 4  # the places of a full table (the worked example of seed 000)
 

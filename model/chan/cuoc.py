@@ -1,7 +1,7 @@
 """The cước (named bonuses) a winning hand has, from the table's ``[[cuoc]]`` entries.
 
 Each ``[[cuoc]]`` entry is a conjunction (``all``) of conditions from the closed
-vocabulary of model/table.py (`CARD_SELECTORS`, `GROUP_SELECTORS`, `SCOPE_SELECTORS`,
+vocabulary of model/chan/vocab.py (`CARD_SELECTORS`, `GROUP_SELECTORS`, `SCOPE_SELECTORS`,
 `CONTEXT_SELECTORS`, `FACTS`, `MEASURES`, `COMPARISONS`).  Nothing is executed: this
 module interprets those few words and nothing else.
 
@@ -24,14 +24,15 @@ from typing import Any
 
 from chanspec.model.chan import cards
 from chanspec.model.chan.win import Group, Verdict, WinKind, engine
-from chanspec.model.table import (
+
+from ..table import cond_holds
+from .table import Rules
+from .vocab import (
     CONTEXT_FACTS,
     CONTEXT_MEASURES,
     CONTEXT_SELECTORS,
     HISTORY_SELECTORS,
     WIN_SOURCES,
-    Rules,
-    cond_holds,
 )
 
 

@@ -38,7 +38,8 @@ from chanspec.model.chan.cuoc import (
 )
 from chanspec.model.chan.score import Score, score
 from chanspec.model.chan.win import Group, Verdict, engine
-from chanspec.model.table import Rules
+
+from .table import Rules
 
 JUDGEMENTS = ("correct", "over", "under", "must-missing")
 # the [declaration] role deciding the consequence of each wrong judgement

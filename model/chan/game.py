@@ -40,11 +40,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from ..table import SCOPED_BANS, Rules
 from . import cai, cards
 from . import declare as declare_mod
 from . import pay as pay_mod
 from .cuoc import Judgement, won_hand
+from .table import Rules
+from .vocab import SCOPED_BANS
 from .win import Group, WinJudge, engine
 
 CHANCE = "chance"
@@ -230,7 +231,7 @@ def start_seat(rules: Rules, seat: int) -> dict[str, int]:
     """The keyword of `deal_random` / `State.new` that starts a hand from `seat` (e.g. the
     last winner): it opens, or under the dealing ritual it draws the cái card.
 
-    >>> from chanspec.model import table
+    >>> from chanspec.model.chan import table
     >>> start_seat(table.rules("classic", 4), 2), start_seat(table.rules("family", 4), 2)
     ({'drawer': 2}, {'opener': 2})
     """
@@ -437,7 +438,7 @@ class _Plan:
         faces = rules.faces
         # by trigger: (row, bans, reach, scope row) for each restriction; reach[f] lists
         # the faces other than f that a ban triggered by f also covers (the restriction's
-        # scope, see model/table.py SCOPES), None under scope "face"
+        # scope, see model/chan/vocab.py SCOPES), None under scope "face"
         self.by_trigger: dict[str, list[tuple[str, tuple[str, ...],
                                               dict[int, tuple[int, ...]] | None, str]]] = {}
         for r in rules.restrictions:
@@ -1896,7 +1897,7 @@ class State:
 
     @staticmethod
     def from_json(d: dict[str, Any], table: Any = None) -> State:
-        from .. import table as table_mod
+        from . import table as table_mod
 
         t = table or table_mod.load(d.get("ruleset", "family"))
         rules = t.resolve(int(d["players"]), d.get("options") or {})
@@ -2007,31 +2008,18 @@ class State:
     def invariants(self) -> list[tuple[str, str]]:
         """The Chắn invariants that fail here, as (check, detail); empty when all hold.
 
-        * ``census``: each face of the deck is somewhere exactly ``copies`` times, counted
-          from the fields (hands, laid groups, dead cards, the nọc, the window's card) and
-          by `census()`;
+        * ``census``: each face of the deck is somewhere exactly ``copies`` times, as
+          `census()` counts it (hands, laid groups, dead cards, the nọc, the window's
+          card);
         * ``hand-size``: every seat holds the cards the table's variant row gives for the
           phase, and `expected_hand_size` agrees."""
         out: list[tuple[str, str]] = []
         rules = self.rules
-        c = [0] * cards.NUM_FACES
-        for s in range(self.n):
-            for f in range(cards.NUM_FACES):
-                c[f] += self.hands[s][f]
-            for g in self.laid[s]:
-                for f in g.faces:
-                    c[f] += 1
-            for f in self.dead[s]:
-                c[f] += 1
-        for f in self.noc[self.noc_pos:]:
-            c[f] += 1
-        if self.window is not None:
-            c[self.window.card] += 1
+        c = self.census()
         want = [rules.copies if f in rules.faces else 0 for f in range(cards.NUM_FACES)]
-        if c != want or self.census() != want:
+        if c != want:
             bad = [cards.name(f) for f in range(cards.NUM_FACES) if c[f] != want[f]]
-            out.append(("census", f"faces not present exactly {rules.copies} times: "
-                        f"{bad or 'State.census() disagrees with the fields'}"))
+            out.append(("census", f"faces not present exactly {rules.copies} times: {bad}"))
         v = rules.variant
         winner = (self.result or {}).get("winner")
         for s in range(self.n):

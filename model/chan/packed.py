@@ -57,9 +57,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..table import SCOPED_BANS, TRIGGERS, Rules
 from . import cards
 from .game import Action, ActionError, Deal, State, _plan, check_deal
+from .table import Rules
+from .vocab import SCOPED_BANS, TRIGGERS
 from .win import engine
 
 F = cards.NUM_FACES

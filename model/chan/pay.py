@@ -4,7 +4,7 @@ module reads its roles and nothing else).
 A win is worth its score: the formula plus gà (`model.score`), over the cước the
 declaration is paid for (`model.declare`: the whole correct declaration, or the cước
 named and held after an under-declaration), or owed (``den``) after a wrong one.  Each
-role names an option row (`table.MACHINE_VALUES`):
+role names an option row (`chanspec.model.chan.vocab.MACHINE_VALUES`):
 
 * ``payers_rule`` -- ``each``: every other seat pays the winner the worth, and a winner
   who owes pays each of them; ``giver``: the seat that discarded, drew or returned the
@@ -24,7 +24,7 @@ role names an option row (`table.MACHINE_VALUES`):
 A drawn hand costs nobody anything.  `settle` returns the transfers with the rows that
 decide each, and every seat's net (the nets add up to zero).
 
->>> from chanspec.model import table
+>>> from chanspec.model.chan import table
 >>> has_payment(table.rules("classic", 4)), has_payment(table.rules("family", 4))
 (True, False)
 """
@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from chanspec.model.table import Rules
+from .table import Rules
 
 # How a hand was settled (`Settlement.case`).
 CASES = ("paid", "den", "treo-tranh", "bao", "u-bao", "below-min", "below-min-den",

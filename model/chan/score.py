@@ -17,7 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from chanspec.model.chan.cuoc import CuocHit, Judgement
-from chanspec.model.table import Rules, Table, cond_holds
+
+from ..table import cond_holds
+from .table import Rules, Table
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,8 @@ from typing import Any
 
 from chanspec.model.chan import cai, pay
 from chanspec.model.chan.game import Action, Deal, State, deal_random, start_seat
-from chanspec.model.table import Rules
+
+from .table import Rules
 
 
 class SessionError(ValueError):

@@ -34,8 +34,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from ..table import Rules
 from . import cards
+from .table import Rules
 
 NONE = -1  # "no complete decomposition" in the tables
 WinKind = Literal["u", "chiu-u", "opening"]

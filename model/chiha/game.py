@@ -27,13 +27,15 @@ path (`_judge`) from the rows, and the tests hold it equal to the fast `legal_ac
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from chanspec.model.kind import PlainState
+
 from .deck import Deck
 from .melds import Laid, MeldEngine, NotAMeld, engine
-from .table import ChihaRules, WinBar
+from .table import KIND_NAME, ChihaRules, WinBar
 
 KINDS = ("discard", "eat", "add", "pass", "draw", "xep", "show", "quan", "toi")
 CARD_KINDS = frozenset({"discard", "eat"})  # actions naming cards (eat: the own cards shown)
@@ -307,8 +309,12 @@ def plan_of(rules: ChihaRules) -> _Plan:
     return _PLANS[key]
 
 
-class State:
+class State(PlainState):
     """One hand of Chiha in progress (see the module docstring)."""
+
+    KIND_NAME = KIND_NAME
+    COPY_LISTS = ("history", "events", "dead", "queue", "out", "tail")
+    COPY_NESTED = ("hands", "laid")
 
     def __init__(self, rules: ChihaRules, deal: Deal):
         deal.check(rules)
@@ -354,19 +360,6 @@ class State:
         return cls(rules, deal if deal is not None else deal_random(rules, seed or 0))
 
     @staticmethod
-    def replay(rules: ChihaRules, deal: Deal, actions: Iterable[Action]) -> State:
-        st = State(rules, deal)
-        for a in actions:
-            st.apply(a)
-        return st
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": "chiha", "ruleset": self.rules.table.id,
-                "table": self.rules.table.path, "players": self.n,
-                "options": dict(sorted(self.rules.options.items())),
-                "deal": self.deal.as_json(), "actions": [a.as_json() for a in self.history]}
-
-    @staticmethod
     def from_json(d: dict[str, Any], table: Any = None) -> State:
         from . import table as table_mod
 
@@ -376,22 +369,8 @@ class State:
                             (Action.from_json(a, rules.deck) for a in d.get("actions", [])))
 
     def copy(self) -> State:
-        c = State.__new__(State)
-        c.__dict__.update(self.__dict__)
-        c.history = list(self.history)
-        c.events = list(self.events)
-        c.hands = [list(h) for h in self.hands]
-        c.laid = [list(x) for x in self.laid]
-        c.dead = list(self.dead)
-        c.queue = list(self.queue)
-        c.out = list(self.out)
-        c.tail = list(self.tail)
-        c._cw = {}
-        return c
-
-    def child(self, action: Action) -> State:
-        c = self.copy()
-        c.apply(action)
+        c = super().copy()
+        c._cw = {}  # `_can_win` of the copy's own position, filled on use
         return c
 
     def under(self, rules: ChihaRules) -> State:

@@ -4,8 +4,9 @@ and in English, and a seeded random hand told from its deal to its end (`story`,
 
 from __future__ import annotations
 
-import random
 from typing import Any
+
+from chanspec.model.story import play_random, tell
 
 from .game import Action, State
 from .table import ChihaRules
@@ -99,11 +100,7 @@ def say_event(st: State, e: dict[str, Any]) -> tuple[str, str] | None:
 
 def random_hand(rules: ChihaRules, seed: int) -> State:
     """The hand of `seed`: its deal, then a uniform random legal action at every step."""
-    st = State.new(rules, seed)
-    rng = random.Random(seed)
-    while not st.is_terminal() and len(st.history) < STEP_CAP:
-        st.apply(rng.choice(st.legal_actions()), check=False)
-    return st
+    return play_random(State.new(rules, seed), seed, STEP_CAP, check=False)
 
 
 def say_outcome(st: State) -> tuple[str, str]:
@@ -121,25 +118,10 @@ def story(rules: ChihaRules, seed: int) -> list[tuple[str, str]]:
     end = random_hand(rules, seed)
     st = State(rules, end.deal)
     d = st.p.deck
-    out: list[tuple[str, str]] = [("Bài trên tay khi vào ván:", "Hands as play starts:")]
+    head = [("Bài trên tay khi vào ván:", "Hands as play starts:")]
     for s in range(st.n):
         codes = " ".join(d.code(f) for f in d.faces for _ in range(st.hands[s][f]))
-        out.append((f"  ghế {s}: {codes}", f"  seat {s}: {codes}"))
-    seen = 0
-
-    def flush() -> None:
-        nonlocal seen
-        for e in st.events[seen:]:
-            line = say_event(st, e)
-            if line:
-                out.append(line)
-        seen = len(st.events)
-
-    flush()
-    for a in end.history:
-        line = say_action(st, a)
-        st.apply(a)
-        out.append(line)
-        flush()
+        head.append((f"  ghế {s}: {codes}", f"  seat {s}: {codes}"))
+    out = tell(st, end.history, head, say_action, lambda e: say_event(st, e))
     out.append(say_outcome(st))
     return out

@@ -24,12 +24,14 @@ attacker plays any card), ``defend`` (the defender beats the open card or takes)
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from chanspec.model.kind import PlainState
+
 from .cards import Deck, cards_of
-from .table import TanRules
+from .table import KIND_NAME, TanRules
 
 LEAD, DEFEND, ADD, XA, CUNG, DOI, OVER = "lead", "defend", "add", "xa", "cung", "doi", "over"
 KINDS = ("lead", "beat", "take", "add", "pass", "xa", "no-xa", "check", "no-check", "swap",
@@ -307,8 +309,14 @@ def plan_of(rules: TanRules) -> _Plan:
     return p
 
 
-class State:
+class State(PlainState):
     """One hand of Tấn in progress (see the module docstring)."""
+
+    KIND_NAME = KIND_NAME
+    COPY_LISTS = ("history", "events", "hands", "stock", "att", "beats", "queue", "emptied",
+                  "known", "setup_left", "xa_queue")
+    COPY_NESTED = ("places",)
+    COPY_DICTS = ("seen",)
 
     def __init__(self, rules: TanRules, deal: Deal, *, _dealt: bool = False):
         deal.check(rules, shuffled=not _dealt)  # `deal_random` shuffles the whole pack
@@ -359,19 +367,6 @@ class State:
         return cls(rules, deal)
 
     @staticmethod
-    def replay(rules: TanRules, deal: Deal, actions: Iterable[Action]) -> State:
-        st = State(rules, deal)
-        for a in actions:
-            st.apply(a)
-        return st
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": "tan", "ruleset": self.rules.table.id,
-                "table": self.rules.table.path, "players": self.n,
-                "options": dict(sorted(self.rules.options.items())),
-                "deal": self.deal.as_json(), "actions": [a.as_json() for a in self.history]}
-
-    @staticmethod
     def from_json(d: dict[str, Any], table: Any = None) -> State:
         from . import table as table_mod
 
@@ -379,21 +374,6 @@ class State:
         rules = t.resolve(int(d["players"]), d.get("options") or {})
         return State.replay(rules, Deal.from_json(d["deal"]),
                             (Action.from_json(a, rules.deck) for a in d.get("actions", [])))
-
-    def copy(self) -> State:
-        c = State.__new__(State)
-        c.__dict__.update(self.__dict__)
-        for k in ("history", "events", "hands", "stock", "att", "beats", "queue", "emptied",
-                  "known", "setup_left", "xa_queue"):
-            setattr(c, k, list(getattr(self, k)))
-        c.places = [list(x) for x in self.places]
-        c.seen = dict(self.seen)
-        return c
-
-    def child(self, action: Action) -> State:
-        c = self.copy()
-        c.apply(action)
-        return c
 
     def under(self, rules: TanRules) -> State:
         """This hand replayed under other option values (ActionError if a move is refused

@@ -4,8 +4,9 @@ and in English, and a seeded random hand told from its deal to its finishing ord
 
 from __future__ import annotations
 
-import random
 from typing import Any
+
+from chanspec.model.story import play_random, tell
 
 from .game import Action, State
 from .table import TanRules
@@ -106,12 +107,7 @@ def say_event(e: dict[str, Any]) -> tuple[str, str] | None:
 def random_hand(rules: TanRules, seed: int, cap: int = STEP_CAP) -> State:
     """The seeded random hand: the deal of `seed`, then uniform choices from
     ``Random(seed)``; stopped after `cap` moves if it has not ended."""
-    st = State.new(rules, seed)
-    rng = random.Random(seed)
-    while not st.is_terminal() and len(st.history) < cap:
-        la = st.legal_actions()
-        st.apply(la[rng.randrange(len(la))])
-    return st
+    return play_random(State.new(rules, seed), seed, cap)
 
 
 def story(rules: TanRules, seed: int) -> list[tuple[str, str]]:
@@ -119,27 +115,11 @@ def story(rules: TanRules, seed: int) -> list[tuple[str, str]]:
     end = random_hand(rules, seed)
     st = State(rules, end.deal)
     d = st.p.deck
-    out: list[tuple[str, str]] = []
     hands = [(f"  ghế {s}: {' '.join(d.codes(st.sorted_hand(s)))}",
               f"  seat {s}: {' '.join(d.codes(st.sorted_hand(s)))}") for s in range(st.n)]
-    seen = 0
-
-    def flush() -> None:
-        nonlocal seen
-        for e in st.events[seen:]:
-            line = say_event(e)
-            if line:
-                out.append(line)
-        seen = len(st.events)
-
-    out += [("Bài trên tay khi vào ván (chủ xếp trước):",
-             "Hands as play starts (trumps first):"), *hands]
-    flush()
-    for a in end.history:
-        line = say_action(st, a)
-        st.apply(a)
-        out.append(line)
-        flush()
+    out = tell(st, end.history, [("Bài trên tay khi vào ván (chủ xếp trước):",
+                                  "Hands as play starts (trumps first):"), *hands],
+               say_action, say_event)
     if not st.is_terminal():
         out.append((f"Sau {len(st.history)} nước ván vẫn chưa xong: dừng kể (theo các cách đọc "
                     "đang chọn, bài có thể đi vòng mãi; xem dòng after-take).",

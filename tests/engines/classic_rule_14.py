@@ -9,7 +9,7 @@ import dataclasses
 import sys
 
 from chanspec.checks.conform.refengine import serve
-from chanspec.model.table import Rules
+from chanspec.model.chan.table import Rules
 
 
 def forget_rule_14(rules: Rules) -> Rules:

@@ -8,7 +8,7 @@ import dataclasses
 import sys
 
 from chanspec.checks.conform.refengine import serve
-from chanspec.model.table import Rules
+from chanspec.model.chan.table import Rules
 
 
 def eat_first(rules: Rules) -> Rules:

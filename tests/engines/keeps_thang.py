@@ -14,7 +14,7 @@ import sys
 from chanspec.checks.conform.refengine import serve
 from chanspec.model.chan.cards import THANG
 from chanspec.model.chan.game import Action, Deal, State
-from chanspec.model.table import Rules
+from chanspec.model.chan.table import Rules
 
 
 class KeepsThang(State):

@@ -19,7 +19,7 @@ import sys
 
 from chanspec.checks.conform.refengine import serve
 from chanspec.model.chan.game import Action, Deal, State
-from chanspec.model.table import Rules
+from chanspec.model.chan.table import Rules
 from one_seat import OneSeat
 
 READINGS = {"lao-thang": "off", "pass-ca-ban": "none", "split-chan-to-eat": "forbidden"}

@@ -13,7 +13,7 @@ from typing import Any
 
 from chanspec.checks.conform.refengine import serve
 from chanspec.model.chan.game import Action, Deal, State
-from chanspec.model.table import Rules
+from chanspec.model.chan.table import Rules
 
 
 class OneWin(State):

@@ -7,7 +7,7 @@ import dataclasses
 import sys
 
 from chanspec.checks.conform.refengine import serve
-from chanspec.model.table import Rules
+from chanspec.model.chan.table import Rules
 
 
 def drop_pass_chan_ban(rules: Rules) -> Rules:

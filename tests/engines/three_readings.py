@@ -14,7 +14,7 @@ import dataclasses
 import sys
 
 from chanspec.checks.conform.refengine import serve
-from chanspec.model.table import Rules
+from chanspec.model.chan.table import Rules
 
 READINGS = {"lao-thang": "off", "drawn-card-offer": "next-only", "pass-ca-ban": "none"}
 

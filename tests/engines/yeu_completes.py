@@ -14,8 +14,8 @@ from typing import Any
 from chanspec.checks.conform.refengine import serve
 from chanspec.model.chan import cards
 from chanspec.model.chan.game import Deal, State
+from chanspec.model.chan.table import Rules
 from chanspec.model.chan.win import WinEngine
-from chanspec.model.table import Rules
 
 _ENGINES: dict[Any, WinEngine] = {}
 
