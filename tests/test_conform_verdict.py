@@ -264,3 +264,39 @@ def test_one_seat_replay_follows_the_questions_the_rules_ask() -> None:
             assert got is not None and got[0].fingerprint() == ref.fingerprint()
         wrong = conform.Action("discard", 9, 0)
         assert conform.one_seat_replay(rules, st.deal, [*sent, wrong]) is None
+
+
+def test_an_engine_offering_nothing_at_a_turn_allows_less_there() -> None:
+    """At a turn, an engine offering nothing at all (tests/engines/keeps_thang.py when
+    Thang is the seat's only card it may give up: one hand of 500, seed 3, was keyed
+    "after eat, the engine waits for other seats") is at the same point and
+    allows less: keyed as its cause, like the seat's other missing discards.  In a claim
+    window, offering nothing is being elsewhere."""
+    from chanspec.model import table as table_mod
+    from chanspec.model.chan.game import State
+
+    rules = table_mod.rules("family", 4)
+    turn = window = None
+    for seed in range(40):
+        st = State.new(rules, seed=seed)
+        rng = conform.random.Random(seed)
+        for _ in range(80):
+            acts = st.legal_actions()
+            if not acts:
+                break
+            if st.phase == "discard" and turn is None:
+                turn = State.replay(st.rules, st.deal, st.history)
+            if st.phase == "window" and window is None:
+                window = State.replay(st.rules, st.deal, st.history)
+            st.apply(rng.choice(acts))
+        if turn is not None and window is not None:
+            break
+    assert turn is not None and window is not None
+    mine = frozenset(turn.legal_actions())
+    assert not conform._is_desync(turn, mine, frozenset(), False)
+    m = conform.Mismatch(len(turn.history), "legal",
+                         [conform.SeatDiff(s, [], sorted(a for a in mine if a.seat == s))
+                          for s in sorted({a.seat for a in mine})])
+    key = conform.classify(turn, m, turn.history[-1] if turn.history else None)[0]
+    assert key[0] == "legal" and key[-1] in ("less", "*"), key
+    assert conform._is_desync(window, frozenset(window.legal_actions()), frozenset(), False)

@@ -486,7 +486,7 @@ def _flipping_rows(ref: State, a: Action, rows: Sequence[str],
             if v == rules.options.get(r):
                 continue
             try:
-                other = rules.table.resolve(rules.players, {**rules.options, r: v})
+                other = resolved(rules.table, rules.players, {**rules.options, r: v})
                 st = State.replay(other, deal, ref.history)
                 flips = st._is_legal(a) != legal and _same_seat(st, a.seat, seat_acts)
             except Exception:  # noqa: BLE001 - the hand is not playable under that value
@@ -497,11 +497,37 @@ def _flipping_rows(ref: State, a: Action, rows: Sequence[str],
     return out
 
 
+_RESOLVED: dict[tuple[Any, ...], table_mod.Rules] = {}
+_EDITED_PLANS: dict[tuple[Any, ...], Any] = {}
+_CACHE_LIMIT = 4096  # entries of each cache above, at most (then it starts again)
+
+
+def resolved(table: table_mod.Table, players: int, options: Mapping[str, str]
+             ) -> table_mod.Rules:
+    """`table.resolve(players, options)`, worked out once per table and options: the
+    classifier asks for the same readings at every mismatch."""
+    k = (id(table), players, tuple(sorted(options.items())))
+    r = _RESOLVED.get(k)
+    if r is None or r.table is not table:
+        if len(_RESOLVED) >= _CACHE_LIMIT:
+            _RESOLVED.clear()
+        r = _RESOLVED[k] = table.resolve(players, options)
+    return r
+
+
 def _replay_with(rules: table_mod.Rules, deal: Deal, history: Iterable[Action]) -> State:
     """`State.replay` under rules edited in memory (a restriction row left out): the
-    machine's plan is built for them, not taken from the cache of the table's own."""
+    machine's plan is built for them (once per table, options and restrictions kept),
+    not taken from the cache of the table's own."""
+    k = (id(rules.table), rules.key(), tuple(r.rule for r in rules.restrictions))
+    got = _EDITED_PLANS.get(k)
+    if got is None or got[0] is not rules.table:
+        if len(_EDITED_PLANS) >= _CACHE_LIMIT:
+            _EDITED_PLANS.clear()
+        got = _EDITED_PLANS[k] = (rules.table, game_mod._plan_uncached(rules))
+    plan = got[1]
     st = State(rules)
-    st._plan = game_mod._plan_uncached(rules)
+    st._plan = plan
     st.apply_deal(deal)
     for a in history:
         st.apply(a)
@@ -733,10 +759,11 @@ def _is_desync(ref: State, mine: Iterable[Action], theirs: Iterable[Action],
                one_seat: bool) -> bool:
     """Is the engine at another decision point of the hand than the rules (rather than at
     the same one, allowing other things)?  It is when it offers nothing where the rules
-    ask something, when it offers answers to a claim window where the rules want a
+    ask answers to a claim window, when it offers answers to a claim window where the rules want a
     discard or the other way round, or (outside a window, and for an engine asking one
     seat at a time) when it waits for other seats.  In a window, an all-at-once engine
-    that offers a seat nothing (a claim it does not allow) is at the same card."""
+    that offers a seat nothing (a claim it does not allow) is at the same card, and so is
+    an engine offering nothing at all at a turn (it allows none of the seat's cards)."""
     def fam(acts: Iterable[Action]) -> set[str]:
         return {"w" if a.kind in _WINDOW_KINDS else "t" for a in acts
                 if a.kind in _WINDOW_KINDS or a.kind in _TURN_KINDS}
@@ -745,7 +772,12 @@ def _is_desync(ref: State, mine: Iterable[Action], theirs: Iterable[Action],
     ts = {a.seat for a in theirs if a.kind != "timeout"}
     if ms == ts:
         return False
-    if not ts or fam(mine) != fam(theirs):
+    if not ts:
+        # nothing at all: at a turn, the engine allows none of what the seat may give up
+        # (the same point: e.g. a card it never lets go is the seat's only discard);
+        # where a claim window wants answers, it is not at that window
+        return ref.phase == "window"
+    if fam(mine) != fam(theirs):
         return True
     return ref.phase != "window" or one_seat
 
@@ -832,6 +864,7 @@ class Runner:
         # while shrinking: a hand is given up once it has played more actions than this
         # (a witness is never longer than the best one so far), and planned no further
         self.limit: int | None = None
+        self.before_limit: int | None = None  # ... or once it showed more other differences
 
     # ------------------------------------------------------------------ one hand
     def make(self, ch: Choices) -> tuple[table_mod.Rules, table_mod.Rules, Deal]:
@@ -1109,7 +1142,8 @@ class Runner:
 
     def _record(self, hr: HandResult, ref: State, m: Mismatch, before: int,
                 choices: Sequence[int], target: tuple[Any, ...] | None) -> bool:
-        """Classify and keep a mismatch; True when it is the target difference."""
+        """Classify and keep a mismatch; True when it is the target difference (or, while
+        shrinking, when the hand can no longer show it simply enough: it ends there)."""
         prev = hr.actions[-1] if hr.actions else None
         if m.kind == "legal" and prev is not None and ref.history:
             pb = State.replay(hr.rules, hr.deal, hr.actions[:-1])
@@ -1129,7 +1163,9 @@ class Runner:
         if target is not None and key == target:
             hr.target_hit = w
             return True
-        return False
+        # while shrinking: more other differences before the target than the best
+        # witness has, and this hand can no longer give a simpler one (`Witness.size`)
+        return self.before_limit is not None and len(hr.found) > self.before_limit
 
     def _plan_window(self, ref: State, ch: Choices, plan: list[_Step],
                      texts: list[str], n: int) -> None:
@@ -1492,10 +1528,13 @@ def shrink(runner: Runner, key: tuple[Any, ...], witness: Witness, budget: int) 
             return False
         plays += 1
         runner.limit = len(best.actions)
+        # a witness with as many other differences before it, or fewer; any number when
+        # the best one is not clean (a clean witness is simpler whatever comes before)
+        runner.before_limit = best.before if best.clean else None
         try:
             hr = runner.play(Choices(seq), target=key)
         finally:
-            runner.limit = None
+            runner.limit = runner.before_limit = None
         if hr.error is not None:
             raise hr.error
         w = hr.target_hit
