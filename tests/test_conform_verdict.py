@@ -300,3 +300,20 @@ def test_an_engine_offering_nothing_at_a_turn_allows_less_there() -> None:
     key = conform.classify(turn, m, turn.history[-1] if turn.history else None)[0]
     assert key[0] == "legal" and key[-1] in ("less", "*"), key
     assert conform._is_desync(window, frozenset(window.legal_actions()), frozenset(), False)
+
+
+def test_an_answer_like_another_claim_style_still_asks_where_the_engine_is() -> None:
+    """Hand 125 of seed 3 against test engine (c): the engine's answer on its other card
+    happens to look like a one-seat-at-a-time engine's first question.  The engine is
+    still asked its 'state': the difference is "elsewhere" (it was keyed by
+    drawn-card-offer once that guessed style was dropped)."""
+    from chanspec.checks.conform.driver import Engine
+    from chanspec.model import table as table_mod
+
+    table = table_mod.load("family")
+    with Engine(engine("draws_ahead"), 10) as e:
+        runner = conform.Runner(e, table, (4,), conform.option_choices(table, {}, False),
+                                conform.DEFAULT_MAX_STEPS)
+        hr = runner.play(conform.Choices((), conform.random.Random(conform.hand_seed(3, 125))))
+    assert hr.error is None and not hr.internal
+    assert [k for k, *_ in hr.found] == [conform.ELSEWHERE_KEY], [k for k, *_ in hr.found]

@@ -1306,8 +1306,10 @@ class Runner:
                     at = State.replay(rules, deal, hr.actions)
                     m = self._legal_mismatch(at, mine, theirs, len(hr.actions))
                     # an engine that answers 'state' says first whether it is at the
-                    # same card at all (its hand is rebuilt up to here to ask it)
-                    asked_state = self.state_op and not m.style
+                    # same card at all (its hand is rebuilt up to here to ask it); also
+                    # where its answer looks like another claim style's: if that guess
+                    # is dropped, the mismatch is keyed as if never guessed
+                    asked_state = self.state_op
                     if asked_state:
                         m.elsewhere = self._elsewhere(sent, deal, hr.sent_actions, at)
                     if self.one_seat and not m.elsewhere and (
