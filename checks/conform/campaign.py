@@ -51,6 +51,19 @@ from hypothesis import strategies as st
 DEFAULT_MAX_STEPS = 400
 SENT_AHEAD = 2  # hands a campaign sends an engine before reading the current one's answers
 DEFAULT_SHRINK_BUDGET = 300  # hands replayed while shrinking, after the first failure
+# with --infer-options, the first campaign's witnesses are shrunk this far at most: most
+# of its differences are explained by readings; those the verdict keeps get the rest of
+# their budget there (`shrink_differences`)
+SURVEY_SHRINK_BUDGET = 30
+
+
+# the witnesses shrunk so far, by key: the witness's choices and the hands replayed for it
+Known = dict[tuple[Any, ...], tuple[tuple[int, ...], int]]
+
+
+def survey_budget(budget: int, infer: bool) -> int:
+    """The shrink budget of a campaign's first survey (`infer`: readings inferred next)."""
+    return min(budget, SURVEY_SHRINK_BUDGET) if infer else budget
 CLAIM_STYLES = ("all-at-once", "one-seat-at-a-time")
 INTERNAL_EXIT = 70  # chanspec failed on its own side (the CLI's internal-error code)
 
@@ -1315,7 +1328,7 @@ class Runner:
                     if self.one_seat and not m.elsewhere and (
                             m.desync or m.order or not mine <= theirs):
                         m.lifted = self._lifted(at, hr.sent_actions, theirs,
-                                                m.desync or bool(m.order))
+                                                m.desync and not m.order)
                         if m.lifted:
                             m.desync, m.order = False, []
                     hit = self._record(hr, at, m, len(hr.found),
@@ -1380,9 +1393,11 @@ class Runner:
         restriction rows behind the bans held so far without which the rules, given the
         same answers, ask exactly the engine's question (an engine that does not apply
         such a ban asks about a claim the rules skip: that row decides, wherever it
-        shows); failing that, when the engine is `elsewhere` (it asks another seat, or
-        a question the rules ask later), the option rows with a value under which they
-        do (a reading that takes a claim away asks the next question earlier)."""
+        shows); failing that, when the engine is `elsewhere` (at another decision point:
+        e.g. a reading that takes every claim away lets the window go by), the option
+        rows with a value under which they do.  A question the rules ask later stays a
+        question of the claim order (a reading that would explain some of them is
+        for the inference to try on its witness)."""
         rules, deal = at.rules, at.deal
         if deal is None:
             return ()
@@ -1594,7 +1609,8 @@ class CampaignResult:
     mismatches: int = 0  # every mismatch seen while generating, all differences
     legal_all: bool = False
     jobs: int = 1
-    stopped: str = ""  # why generation stopped before --hands (max-differences, first)
+    stopped: str = ""  # why generation stopped before --hands (max-differences, first,
+    # found: the difference a trial looked for)
     readings: dict[str, str] = field(default_factory=dict)  # chanspec's overrides
     internal: str = ""  # chanspec failed (its own bug) in a hand: the hand is in `log`
     no_style: bool = False  # a guessed claim style was dropped (`_Collector.settle_style`)
@@ -1638,9 +1654,11 @@ def hand_seed(seed: int, index: int) -> int:
 class _Collector:
     """Differences seen while generating, merged deterministically by hand index."""
 
-    def __init__(self, max_differences: int | None, stop_first: bool):
+    def __init__(self, max_differences: int | None, stop_first: bool,
+                 until: Callable[[Difference], bool] | None = None):
         self.max = max_differences
         self.stop_first = stop_first
+        self.until = until  # generation stops at the first difference it accepts
         self.by_key: dict[tuple[Any, ...], Difference] = {}
         self.lock = threading.Lock()
         self.hands = 0
@@ -1659,6 +1677,9 @@ class _Collector:
             if self.max is not None and len(self.by_key) >= self.max:
                 return  # the table is full (--max-differences)
             d = self.by_key[key] = Difference(key, en, vi, rows)
+            if self.until is not None and self.until(d):
+                self.stopped = "found"
+                self.stop.set()
         d.count += 1
         if key not in seen_here:
             d.hands += 1
@@ -1742,8 +1763,9 @@ def campaign(command: str | Sequence[str], *, hands: int = 100, seed: int | None
              shrink_budget: int = DEFAULT_SHRINK_BUDGET, stop_at_first: bool = False,
              max_differences: int | None = None, jobs: int = 1,
              readings: Mapping[str, str] | None = None, ahead: bool = True,
-             known: dict[tuple[Any, ...], tuple[int, ...]] | None = None,
-             shrink_witnesses: bool = True) -> CampaignResult:
+             known: Known | None = None,
+             shrink_witnesses: bool = True,
+             until: Callable[[Difference], bool] | None = None) -> CampaignResult:
     """Compare `hands` generated hands; every distinct difference is counted, and its
     first witness shrunk to a minimal one.
 
@@ -1754,7 +1776,9 @@ def campaign(command: str | Sequence[str], *, hands: int = 100, seed: int | None
     (used by --infer-options).  With `ahead`, each engine is sent the next hand while it
     still answers the one before (the result is the same without).  `known` holds the
     witnesses shrunk before, by key (`shrink_differences`); without `shrink_witnesses`
-    the witnesses are left as found (a trial that only counts differences).
+    the witnesses are left as found (a trial that only counts differences); with
+    `until`, generation stops at the first difference it accepts (a trial that only
+    asks whether some difference shows).
     """
     table = table_mod.load(ruleset)
     fixed = dict(options or {})
@@ -1769,7 +1793,7 @@ def campaign(command: str | Sequence[str], *, hands: int = 100, seed: int | None
     t0 = time.monotonic()
     send_ahead = ahead
     choices = option_choices(table, fixed, vary_options)
-    col = _Collector(max_differences, stop_at_first)
+    col = _Collector(max_differences, stop_at_first, until)
     counter = iter(range(hands))
     counter_lock = threading.Lock()
     runners: list[Runner] = []
@@ -1874,11 +1898,12 @@ def shrink_differences(result: CampaignResult, command: str | Sequence[str],
                        table: table_mod.Table, choices: Sequence[tuple[str, Sequence[str]]],
                        *, timeout: float, players: Sequence[int], max_steps: int,
                        readings: Mapping[str, str] | None, budget: int,
-                       known: dict[tuple[Any, ...], tuple[int, ...]] | None = None) -> None:
+                       known: Known | None = None) -> None:
     """Shrink the witness of each of `result`'s differences, ask the engine's 'state'
     there, and make its log; then the result's verdict.  Once per key: a witness already
-    shrunk for the same key (`known`, filled here) is played first and kept when it still
-    shows that key, without shrinking again."""
+    shrunk for the same key (`known`, filled here: its choices and the hands replayed to
+    shrink it) is played first and kept when it still shows that key, and shrunk further
+    only with what is left of the key's `budget`."""
     diffs = result.differences
     t0 = time.monotonic()
     engine = Engine(command, timeout)
@@ -1891,17 +1916,23 @@ def shrink_differences(result: CampaignResult, command: str | Sequence[str],
             d.shrink_plays = 0
             try:
                 seen = known.get(d.key) if known is not None else None
+                spent = 0  # of this key's budget, in earlier campaigns
                 if seen is not None:
-                    hr = runner.play(Choices(seen), target=d.key)
+                    hr = runner.play(Choices(seen[0]), target=d.key)
                     d.shrink_plays = 1
                     if hr.error is not None:
                         raise hr.error
                     d.shrunk = hr.target_hit
+                    spent = seen[1]
                 if d.shrunk is None:
-                    d.shrunk, plays = shrink(runner, d.key, d.witness, budget)
+                    spent = 0
+                if spent < budget:  # shrunk with what is left of the key's budget
+                    d.shrunk, plays = shrink(runner, d.key, d.best, budget - spent)
                     d.shrink_plays += plays
+                    # a shrink that stopped before its budget found nothing simpler
+                    spent = budget if plays < budget - spent else spent + plays
                 if known is not None:
-                    known[d.key] = d.best.choices
+                    known[d.key] = (d.best.choices, spent)
                 d.states = runner.states_at(d.best)
             except EngineError as exc:
                 if result.error is None:
@@ -1984,7 +2015,7 @@ def infer_readings(command: str | Sequence[str], result: CampaignResult, *, hand
                    options: Mapping[str, str] | None = None, vary_options: bool = False,
                    ruleset: str = "family", max_steps: int = DEFAULT_MAX_STEPS,
                    shrink_budget: int = DEFAULT_SHRINK_BUDGET, jobs: int = 1,
-                   known: dict[tuple[Any, ...], tuple[int, ...]] | None = None) -> Inference:
+                   known: Known | None = None) -> Inference:
     """Per difference, which single value of an open or provisional row makes its
     witness conform (chanspec playing that value, the engine sent the same request);
     then one value per row chosen to explain the most differences, confirmed by a fresh
@@ -2023,7 +2054,7 @@ def infer_readings(command: str | Sequence[str], result: CampaignResult, *, hand
     inf.unexplained = list(inf.confirm.differences if inf.confirm is not None
                            else result.differences)
     inf.campaigns = trials.runs
-    inf.trials = list(trials.done.values())
+    inf.trials = list(trials.done.values()) + trials.trials
     return inf
 
 
@@ -2034,15 +2065,36 @@ class _Trials:
 
     def __init__(self, command: str | Sequence[str], hands: int, kw: Mapping[str, Any],
                  table: table_mod.Table, choices: Sequence[tuple[str, Sequence[str]]],
-                 known: dict[tuple[Any, ...], tuple[int, ...]]):
+                 known: Known):
         self.command, self.hands, self.kw = command, hands, dict(kw)
         self.table, self.choices, self.known = table, choices, known
         self.done: dict[tuple[Any, ...], CampaignResult] = {}
+        # campaigns stopped at the first difference a test accepted (never the verdict)
+        self.partial: dict[tuple[Any, ...], tuple[Callable[[Difference], bool],
+                                                  CampaignResult]] = {}
+        self.trials: list[CampaignResult] = []  # those, for the timings
         self.runs = 0
 
-    def run(self, seed: int, readings: Mapping[str, str], *, shrunk: bool) -> CampaignResult:
+    def run(self, seed: int, readings: Mapping[str, str], *, shrunk: bool,
+            until: Callable[[Difference], bool] | None = None) -> CampaignResult:
+        """The campaign of `seed` under `readings` (`until`: it may stop at the first
+        difference `until` accepts; a campaign played whole answers that too)."""
         k = (seed, tuple(sorted(readings.items())))
         res = self.done.get(k)
+        if res is None and until is not None:
+            part = self.partial.get(k)
+            if part is not None and part[0] is until:
+                return part[1]
+            self.runs += 1
+            res = campaign(self.command, hands=self.hands, seed=seed, readings=dict(readings),
+                           known=self.known, shrink_witnesses=False, until=until,
+                           **self.kw)  # type: ignore[arg-type]
+            if res.stopped != "found":
+                self.done[k] = res  # played whole: the campaign itself
+            else:
+                self.partial[k] = (until, res)
+                self.trials.append(res)
+            return res
         if res is None:
             self.runs += 1
             res = self.done[k] = campaign(self.command, hands=self.hands, seed=seed,
@@ -2090,12 +2142,20 @@ def _keep_needed(trials: _Trials, inf: Inference) -> None:
     left = {d.key for d in c.differences}
     dropped = []
     for row in sorted(inf.readings):
-        trial = trials.run(c.seed, {r: v for r, v in inf.readings.items() if r != row},
-                           shrunk=False)
+        without = {r: v for r, v in inf.readings.items() if r != row}
+
+        def its_own(d: Difference, row: str = row) -> bool:
+            return d.key not in left and row in d.rows
+
         # what shows without it and not with it, and that its row decides (the rows of a
         # difference are those with a value under which its witness plays the other way):
-        # the reading's own differences; others are more of another cause, or chance
-        own = [d for d in trial.differences if d.key not in left and row in d.rows]
+        # the reading's own differences; others are more of another cause, or chance.
+        # The trial stops at the first one (the reading is needed)
+        trial = trials.run(c.seed, without, shrunk=False, until=its_own)
+        own = [d for d in trial.differences if its_own(d)]
+        if not own and trial.stopped == "found":  # folded away: look at every hand
+            trial = trials.run(c.seed, without, shrunk=False)
+            own = [d for d in trial.differences if its_own(d)]
         if trial.error is None and not own:
             dropped.append(row)
     if not dropped:
@@ -2362,7 +2422,9 @@ def render_table(result: CampaignResult, lang: str, say: Any) -> str:
     if result.stopped:
         why = {"first": ("dừng ở khác biệt đầu tiên", "stopped at the first difference"),
                "max-differences": ("dừng vì đủ --max-differences",
-                                   "stopped at --max-differences")}[result.stopped]
+                                   "stopped at --max-differences"),
+               "found": ("dừng ở khác biệt cần tìm", "stopped at the difference looked for")
+               }[result.stopped]
         out.append(say(lang, why[0], why[1], "  "))
     out.append(say(lang, f"Thời gian: {result.seconds:.1f} giây, {rate(result):.1f} ván/giây",
                    f"Time: {result.seconds:.1f} s, {rate(result):.1f} hands/s", "  "))
