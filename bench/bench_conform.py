@@ -129,9 +129,7 @@ def bench_infer(seed: int, hands: int) -> dict[str, Any]:
     cmd = [sys.executable, str(ENGINE)]
     known: conform.Known = {}
     t0 = time.perf_counter()
-    res = conform.campaign(cmd, hands=hands, seed=seed, timeout=30, players=(4,), known=known,
-                           shrink_budget=conform.survey_budget(conform.DEFAULT_SHRINK_BUDGET,
-                                                               True))
+    res = conform.campaign(cmd, hands=hands, seed=seed, timeout=30, players=(4,), known=known)
     inf = conform.infer_readings(cmd, res, hands=hands, timeout=30, players=(4,), known=known)
     total = time.perf_counter() - t0
     trials = inf.trials

@@ -157,11 +157,9 @@ def run(args: argparse.Namespace) -> int:
                   vary_options=args.vary_options, ruleset=args.ruleset,
                   max_steps=args.max_steps, shrink_budget=args.shrink_budget, jobs=args.jobs)
     known: conform.Known = {}  # witnesses shrunk, by key: each key is shrunk once
-    first = {**common, "shrink_budget": conform.survey_budget(args.shrink_budget,
-                                                              args.infer_options)}
     result = conform.campaign(
         args.impl, hands=args.hands, seed=args.seed, stop_at_first=args.stop_at_first,
-        max_differences=args.max_differences, known=known, **first)  # type: ignore[arg-type]
+        max_differences=args.max_differences, known=known, **common)  # type: ignore[arg-type]
     inference = None
     if args.infer_options and result.differences and result.error is None:
         try:

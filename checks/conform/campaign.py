@@ -51,19 +51,8 @@ from hypothesis import strategies as st
 DEFAULT_MAX_STEPS = 400
 SENT_AHEAD = 2  # hands a campaign sends an engine before reading the current one's answers
 DEFAULT_SHRINK_BUDGET = 300  # hands replayed while shrinking, after the first failure
-# with --infer-options, the first campaign's witnesses are shrunk this far at most: most
-# of its differences are explained by readings; those the verdict keeps get the rest of
-# their budget there (`shrink_differences`)
-SURVEY_SHRINK_BUDGET = 30
-
-
 # the witnesses shrunk so far, by key: the witness's choices and the hands replayed for it
 Known = dict[tuple[Any, ...], tuple[tuple[int, ...], int]]
-
-
-def survey_budget(budget: int, infer: bool) -> int:
-    """The shrink budget of a campaign's first survey (`infer`: readings inferred next)."""
-    return min(budget, SURVEY_SHRINK_BUDGET) if infer else budget
 CLAIM_STYLES = ("all-at-once", "one-seat-at-a-time")
 INTERNAL_EXIT = 70  # chanspec failed on its own side (the CLI's internal-error code)
 
