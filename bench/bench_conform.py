@@ -17,6 +17,14 @@ Measured in one run, on the same seeded hands:
   the protocol), against in-process random hands of the same generator
   (``conform.build_deal`` deals, random legal actions) as the baseline.
 
+* ``infer`` (``--infer N``): ``chanspec conform --infer-options`` over N hands against
+  ``tests/engines/one_seat_readings.py`` (one seat at a time, three readings, two bugs;
+  4 players), end to end and by phase: the first campaign's playing and shrinking, the
+  witnesses replayed under each value, the confirmation campaigns' playing and their
+  shrinking.  Each phase in hands/s (witness replays per second for the replays), and
+  every figure as a ratio to ``chanspec serve`` playing the same N hands alone (4
+  players, the same seed) in the same run; and the verdict (readings, unexplained keys).
+
 Ratios are what to compare across machines.
 """
 
@@ -28,6 +36,7 @@ import platform
 import random
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from chanspec.checks.conform import campaign as conform
@@ -98,6 +107,49 @@ def bench_differential(seed: int, hands: int, jobs: int = 1) -> dict[str, Any]:
             "with_start_up_over_in_process": round((res.hands / td) / (hands / tb), 4)}
 
 
+ENGINE = Path(__file__).resolve().parent.parent / "tests" / "engines" / "one_seat_readings.py"
+
+
+def bench_infer(seed: int, hands: int) -> dict[str, Any]:
+    serve = [sys.executable, "-m", "chanspec.checks.cli.app", "serve"]
+    t0 = time.perf_counter()
+    ref = conform.campaign(serve, hands=hands, seed=seed, timeout=30, players=(4,))
+    t_serve = time.perf_counter() - t0
+    if ref.status != "conforming":
+        raise SystemExit(f"the reference does not conform to itself: {ref.as_json()}")
+    base = hands / t_serve  # chanspec serve, the same hands alone, start-up included
+    cmd = [sys.executable, str(ENGINE)]
+    known: conform.Known = {}
+    t0 = time.perf_counter()
+    res = conform.campaign(cmd, hands=hands, seed=seed, timeout=30, players=(4,), known=known)
+    inf = conform.infer_readings(cmd, res, hands=hands, timeout=30, players=(4,), known=known)
+    total = time.perf_counter() - t0
+    trials = inf.trials
+
+    def phase(count: float, seconds: float) -> dict[str, float]:
+        rate = count / seconds if seconds > 0 else 0.0
+        return {"count": count, "seconds": round(seconds, 2), "per_s": round(rate, 2),
+                "over_serve": round(rate / base, 4)}
+
+    left = inf.confirm.differences if inf.confirm is not None else res.differences
+    return {
+        "hands": hands, "seed": seed, "serve_seconds": round(t_serve, 2),
+        "serve_hands_per_s": round(base, 2), "seconds": round(total, 2),
+        "hands_per_s": round(hands / total, 2), "over_serve": round(hands / total / base, 4),
+        "phases": {
+            "playing": phase(res.hands, res.seconds - res.shrink_seconds),
+            "shrinking": phase(res.shrink_plays, res.shrink_seconds),
+            "witness_replays": phase(inf.replays, inf.explain_seconds),
+            "confirmation_playing": phase(sum(t.hands for t in trials),
+                                          sum(t.seconds - t.shrink_seconds for t in trials)),
+            "confirmation_shrinking": phase(sum(t.shrink_plays for t in trials),
+                                            sum(t.shrink_seconds for t in trials)),
+        },
+        "campaigns": 1 + inf.campaigns, "readings": inf.readings,
+        "first_differences": len(res.differences), "unexplained": len(left),
+        "unexplained_keys": [list(map(str, d.key)) for d in left]}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=1)
@@ -105,9 +157,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hands", type=int, default=40, help="differential hands (default 40)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--jobs", type=int, default=1, help="engine processes (default 1)")
+    ap.add_argument("--infer", type=int, default=0, metavar="N",
+                    help="also the --infer-options campaign of N hands (0: not run)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     print(f"seed {args.seed}", file=sys.stderr)
+    if args.infer:
+        return _print_infer(bench_infer(args.seed, args.infer), args.json)
     out = {"python": platform.python_version(), "machine": platform.machine(),
            "seed": args.seed,
            "replay": bench_replay(args.seed, args.games, args.repeat),
@@ -124,6 +180,23 @@ def main(argv: list[str] | None = None) -> int:
           f"({d['hands_per_s']:.1f} with the engine's start-up), {d['steps_per_s']:.0f} "
           f"compared steps/s; in-process {d['in_process_hands_per_s']:.1f} hands/s: ratio "
           f"{d['differential_over_in_process']:.4f} ({d['hands']} hands)")
+    return 0
+
+
+def _print_infer(r: dict[str, Any], as_json: bool) -> int:
+    if as_json:
+        print(json.dumps(r))
+        return 0
+    print(f"--infer-options, {r['hands']} hands (seed {r['seed']}, 4 players, "
+          f"one_seat_readings): {r['seconds']:.1f} s, {r['hands_per_s']:.2f} hands/s; "
+          f"chanspec serve alone {r['serve_seconds']:.1f} s, {r['serve_hands_per_s']:.2f} "
+          f"hands/s: ratio {r['over_serve']:.4f}; {r['campaigns']} campaigns")
+    for name, p in r["phases"].items():
+        unit = "replays" if name == "witness_replays" else "hands"
+        print(f"  {name}: {p['count']} {unit} in {p['seconds']:.1f} s, {p['per_s']:.1f}/s: "
+              f"ratio {p['over_serve']:.4f}")
+    print(f"  verdict: readings {r['readings']}, {r['unexplained']} unexplained "
+          f"({r['first_differences']} differences in the first campaign)")
     return 0
 
 

@@ -201,3 +201,119 @@ def test_readings_are_chosen_as_an_optimisation_not_greedily() -> None:
     assert conform._choose(res, {0: [("a", "z"), ("a", "x")]}, {}) == {"a": "x"}
     # nothing explains anything: no reading
     assert conform._choose(res, {0: []}, {}) == {}
+
+
+def test_a_bug_seen_from_another_question_is_keyed_as_that_bug() -> None:
+    """Test engine (a) with chanspec playing its three readings: its two bugs, and no
+    other key.  It ignores pass-chan-ban, so it sometimes asks a seat about a claim the
+    rules skip (a window the rules let go by, or another card); answering that question
+    as if it were the rules' one put the two sides apart (hands 9 and 12 of this seed
+    were keyed "after pass/discard, the engine waits for other seats").  Without the
+    ban's row the rules ask exactly the engine's question: that row's key."""
+    sys.path.insert(0, str(ENGINES))
+    try:
+        from one_seat_readings import READINGS
+    finally:
+        sys.path.remove(str(ENGINES))
+    res = conform.campaign(engine("one_seat_readings"), hands=40, seed=3, timeout=10,
+                           shrink_budget=0, players=(4,), readings=READINGS)
+    keys = [d.key for d in res.differences]
+    assert keys == [("legal", "pass", "opening", ("opener-no-draw",), "more"),
+                    ("legal", "*", "*", ("pass-chan-ban",), "*")], keys
+    assert res.differences[0].count == 40 and res.differences[1].hands >= 30
+    assert sum(d.count for d in res.differences) == res.mismatches
+
+
+def test_one_seat_replay_follows_the_questions_the_rules_ask() -> None:
+    """`one_seat_replay` rebuilds chanspec's machine from the answers sent to a
+    one-seat-at-a-time engine: the window's questions in order, the first claim granted,
+    the card going on when every answer is no; an answer the rules do not ask is None."""
+    from chanspec.model import table as table_mod
+    from chanspec.model.chan.game import State
+
+    rules = table_mod.rules("family", 4)
+    for seed in range(6):
+        st = State.new(rules, seed=seed)
+        sent: list[conform.Action] = []
+        ref = State(rules, st.deal)
+        rng = conform.random.Random(seed)
+        for _ in range(60):
+            if ref.phase == "over" or not ref.legal_actions():
+                break
+            if ref.phase != "window":
+                a = rng.choice(ref.legal_actions())
+                ref.apply(a)
+                sent.append(a)
+                continue
+            asks = conform.claim_asks(ref)
+            granted, at, nos = None, len(asks), {}
+            for i, (seat, offer) in enumerate(asks):
+                x = rng.choice(offer)
+                sent.append(x)
+                got = conform.one_seat_replay(rules, st.deal, sent)
+                assert got is not None
+                if x.kind in conform.CLAIM_KINDS:
+                    granted, at = x, i
+                    break
+                nos[seat] = x
+                if i + 1 < len(asks):  # still inside the window, at the next question
+                    assert got[1] == i + 1 and got[0].phase == "window"
+            for b in conform.window_answers(ref, asks, granted, at, nos):
+                ref.apply(b)
+            got = conform.one_seat_replay(rules, st.deal, sent)
+            assert got is not None and got[0].fingerprint() == ref.fingerprint()
+        wrong = conform.Action("discard", 9, 0)
+        assert conform.one_seat_replay(rules, st.deal, [*sent, wrong]) is None
+
+
+def test_an_engine_offering_nothing_at_a_turn_allows_less_there() -> None:
+    """At a turn, an engine offering nothing at all (tests/engines/keeps_thang.py when
+    Thang is the seat's only card it may give up: one hand of 500, seed 3, was keyed
+    "after eat, the engine waits for other seats") is at the same point and
+    allows less: keyed as its cause, like the seat's other missing discards.  In a claim
+    window, offering nothing is being elsewhere."""
+    from chanspec.model import table as table_mod
+    from chanspec.model.chan.game import State
+
+    rules = table_mod.rules("family", 4)
+    turn = window = None
+    for seed in range(40):
+        st = State.new(rules, seed=seed)
+        rng = conform.random.Random(seed)
+        for _ in range(80):
+            acts = st.legal_actions()
+            if not acts:
+                break
+            if st.phase == "discard" and turn is None:
+                turn = State.replay(st.rules, st.deal, st.history)
+            if st.phase == "window" and window is None:
+                window = State.replay(st.rules, st.deal, st.history)
+            st.apply(rng.choice(acts))
+        if turn is not None and window is not None:
+            break
+    assert turn is not None and window is not None
+    mine = frozenset(turn.legal_actions())
+    assert not conform._is_desync(turn, mine, frozenset(), False)
+    m = conform.Mismatch(len(turn.history), "legal",
+                         [conform.SeatDiff(s, [], sorted(a for a in mine if a.seat == s))
+                          for s in sorted({a.seat for a in mine})])
+    key = conform.classify(turn, m, turn.history[-1] if turn.history else None)[0]
+    assert key[0] == "legal" and key[-1] in ("less", "*"), key
+    assert conform._is_desync(window, frozenset(window.legal_actions()), frozenset(), False)
+
+
+def test_an_answer_like_another_claim_style_still_asks_where_the_engine_is() -> None:
+    """Hand 125 of seed 3 against test engine (c): the engine's answer on its other card
+    happens to look like a one-seat-at-a-time engine's first question.  The engine is
+    still asked its 'state': the difference is "elsewhere" (it was keyed by
+    drawn-card-offer once that guessed style was dropped)."""
+    from chanspec.checks.conform.driver import Engine
+    from chanspec.model import table as table_mod
+
+    table = table_mod.load("family")
+    with Engine(engine("draws_ahead"), 10) as e:
+        runner = conform.Runner(e, table, (4,), conform.option_choices(table, {}, False),
+                                conform.DEFAULT_MAX_STEPS)
+        hr = runner.play(conform.Choices((), conform.random.Random(conform.hand_seed(3, 125))))
+    assert hr.error is None and not hr.internal
+    assert [k for k, *_ in hr.found] == [conform.ELSEWHERE_KEY], [k for k, *_ in hr.found]

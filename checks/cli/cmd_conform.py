@@ -159,14 +159,15 @@ def run(args: argparse.Namespace) -> int:
     common = dict(timeout=args.timeout, players=players, options=fixed,
                   vary_options=args.vary_options, ruleset=args.ruleset,
                   max_steps=args.max_steps, shrink_budget=args.shrink_budget, jobs=args.jobs)
+    known: conform.Known = {}  # witnesses shrunk, by key: each key is shrunk once
     result = conform.campaign(
         args.impl, hands=args.hands, seed=args.seed, stop_at_first=args.stop_at_first,
-        max_differences=args.max_differences, **common)  # type: ignore[arg-type]
+        max_differences=args.max_differences, known=known, **common)  # type: ignore[arg-type]
     inference = None
     if args.infer_options and result.differences and result.error is None:
         try:
             inference = conform.infer_readings(args.impl, result, hands=args.hands,
-                                               **common)  # type: ignore[arg-type]
+                                               known=known, **common)  # type: ignore[arg-type]
         except EngineError as exc:  # the engine failed while its witnesses were replayed
             result.status, result.error = "engine-error", exc
         except Exception as exc:  # noqa: BLE001 - chanspec's own bug: exit 70, report kept

@@ -51,6 +51,8 @@ from hypothesis import strategies as st
 DEFAULT_MAX_STEPS = 400
 SENT_AHEAD = 2  # hands a campaign sends an engine before reading the current one's answers
 DEFAULT_SHRINK_BUDGET = 300  # hands replayed while shrinking, after the first failure
+# the witnesses shrunk so far, by key: the witness's choices and the hands replayed for it
+Known = dict[tuple[Any, ...], tuple[tuple[int, ...], int]]
 CLAIM_STYLES = ("all-at-once", "one-seat-at-a-time")
 INTERNAL_EXIT = 70  # chanspec failed on its own side (the CLI's internal-error code)
 
@@ -192,6 +194,9 @@ class Mismatch:
     # the engine's 'state' is at another card: (the rules' card, the engine's card)
     elsewhere: tuple[str, str] | None = None
     one_seat: bool = False  # the engine was asked one seat at a time
+    # one seat at a time: the restriction rows without which the rules ask exactly the
+    # engine's question here (the engine asks a window the rules skip, or another card)
+    lifted: tuple[str, ...] = ()
     # a guessed claim style: how the mismatch is keyed if the guess is dropped
     alt: tuple[Any, ...] | None = field(default=None, compare=False, repr=False)
 
@@ -368,6 +373,60 @@ def claim_asks(ref: State) -> list[tuple[int, list[Action]]]:
     return ref.ask_order()
 
 
+def window_answers(ref: State, asks: Sequence[tuple[int, Sequence[Action]]],
+                   granted: Action | None, at: int, nos: Mapping[int, Action]
+                   ) -> list[Action]:
+    """The answers chanspec's machine settles a window with when the engine asks one
+    seat at a time: the granted claim (question `at` of `asks`); a seat with a claim it
+    was never asked about was outranked (its highest claim not asked, which loses: no
+    ban of a pass falls on it); a seat that said no (`nos`) to every question passed."""
+    outranked: dict[int, Action] = {}
+    if granted is not None:
+        for s, rest in asks[at + 1:]:
+            outranked.setdefault(s, rest[0])
+    refs = [granted] if granted is not None else []
+    refs += [outranked.get(s) or nos.get(s) or Action("pass", s) for s in ref.pending()
+             if granted is None or s != granted.seat]
+    return refs
+
+
+def one_seat_replay(rules: table_mod.Rules, deal: Deal, sent: Sequence[Action],
+                    edited: bool = False) -> tuple[State, int] | None:
+    """chanspec's machine under `rules` (`edited`: rules edited in memory, its plan built
+    for them) after the answers `sent` to a one-seat-at-a-time engine, and how many of
+    the current window's questions they answered; None when one of them is not what
+    those rules ask at its point."""
+    st = _replay_with(rules, deal, ()) if edited else State(rules, deal)
+    i = 0
+    while i < len(sent):
+        if st.phase != "window":
+            if not st._is_legal(sent[i]):
+                return None
+            st.apply(sent[i], check=False)
+            i += 1
+            continue
+        asks = claim_asks(st)
+        granted: Action | None = None
+        nos: dict[int, Action] = {}
+        k = 0
+        while k < len(asks):
+            if i == len(sent):
+                return st, k  # inside this window, question k is asked now
+            seat, offer = asks[k]
+            x = sent[i]
+            if x not in offer:
+                return None
+            i += 1
+            if x.kind in CLAIM_KINDS:
+                granted = x
+                break
+            nos[seat] = x
+            k += 1
+        for a in window_answers(st, asks, granted, k, nos):
+            st.apply(a)
+    return st, 0
+
+
 _EVENT_FIELDS = {t: (*req, *(opt if t != "end" else ("seat", "kind", "card")))
                  for t, (req, opt) in logs._CONSEQUENCE_FIELDS.items()}
 
@@ -429,7 +488,7 @@ def _flipping_rows(ref: State, a: Action, rows: Sequence[str],
             if v == rules.options.get(r):
                 continue
             try:
-                other = rules.table.resolve(rules.players, {**rules.options, r: v})
+                other = resolved(rules.table, rules.players, {**rules.options, r: v})
                 st = State.replay(other, deal, ref.history)
                 flips = st._is_legal(a) != legal and _same_seat(st, a.seat, seat_acts)
             except Exception:  # noqa: BLE001 - the hand is not playable under that value
@@ -440,11 +499,37 @@ def _flipping_rows(ref: State, a: Action, rows: Sequence[str],
     return out
 
 
+_RESOLVED: dict[tuple[Any, ...], table_mod.Rules] = {}
+_EDITED_PLANS: dict[tuple[Any, ...], Any] = {}
+_CACHE_LIMIT = 4096  # entries of each cache above, at most (then it starts again)
+
+
+def resolved(table: table_mod.Table, players: int, options: Mapping[str, str]
+             ) -> table_mod.Rules:
+    """`table.resolve(players, options)`, worked out once per table and options: the
+    classifier asks for the same readings at every mismatch."""
+    k = (id(table), players, tuple(sorted(options.items())))
+    r = _RESOLVED.get(k)
+    if r is None or r.table is not table:
+        if len(_RESOLVED) >= _CACHE_LIMIT:
+            _RESOLVED.clear()
+        r = _RESOLVED[k] = table.resolve(players, options)
+    return r
+
+
 def _replay_with(rules: table_mod.Rules, deal: Deal, history: Iterable[Action]) -> State:
     """`State.replay` under rules edited in memory (a restriction row left out): the
-    machine's plan is built for them, not taken from the cache of the table's own."""
+    machine's plan is built for them (once per table, options and restrictions kept),
+    not taken from the cache of the table's own."""
+    k = (id(rules.table), rules.key(), tuple(r.rule for r in rules.restrictions))
+    got = _EDITED_PLANS.get(k)
+    if got is None or got[0] is not rules.table:
+        if len(_EDITED_PLANS) >= _CACHE_LIMIT:
+            _EDITED_PLANS.clear()
+        got = _EDITED_PLANS[k] = (rules.table, game_mod._plan_uncached(rules))
+    plan = got[1]
     st = State(rules)
-    st._plan = game_mod._plan_uncached(rules)
+    st._plan = plan
     st.apply_deal(deal)
     for a in history:
         st.apply(a)
@@ -585,6 +670,15 @@ def classify(ref: State, m: Mismatch, prev: Action | None) -> tuple[tuple[Any, .
                 f"names {m.elsewhere[1]}, the rules' window is on {m.elsewhere[0]})",
                 f"engine đang ở quân khác với luật ('state' của engine là {m.elsewhere[1]}, "
                 f"luật đang xét {m.elsewhere[0]})", [])
+    if m.kind == "legal" and m.lifted:
+        rules = list(m.lifted)
+        a, more = (_disputed_pairs(m) or [(None, True)])[0]
+        what = a.code() if a is not None else "another question"
+        key = ("legal", "*", "*", m.lifted, "*")
+        return (key, f"the engine plays otherwise where {', '.join(rules)} decide: e.g. "
+                f"it asks about {what}, which the rules do not ask here",
+                f"engine chơi khác luật ở chỗ {', '.join(rules)} quyết định: ví dụ engine "
+                f"hỏi {what}, luật không hỏi ở đây", rules)
     if m.kind == "legal" and m.style:
         key = ("style", m.style)
         return (key, f"the engine asks claims {m.style} but its start answer does not "
@@ -667,10 +761,11 @@ def _is_desync(ref: State, mine: Iterable[Action], theirs: Iterable[Action],
                one_seat: bool) -> bool:
     """Is the engine at another decision point of the hand than the rules (rather than at
     the same one, allowing other things)?  It is when it offers nothing where the rules
-    ask something, when it offers answers to a claim window where the rules want a
+    ask answers to a claim window, when it offers answers to a claim window where the rules want a
     discard or the other way round, or (outside a window, and for an engine asking one
     seat at a time) when it waits for other seats.  In a window, an all-at-once engine
-    that offers a seat nothing (a claim it does not allow) is at the same card."""
+    that offers a seat nothing (a claim it does not allow) is at the same card, and so is
+    an engine offering nothing at all at a turn (it allows none of the seat's cards)."""
     def fam(acts: Iterable[Action]) -> set[str]:
         return {"w" if a.kind in _WINDOW_KINDS else "t" for a in acts
                 if a.kind in _WINDOW_KINDS or a.kind in _TURN_KINDS}
@@ -679,7 +774,12 @@ def _is_desync(ref: State, mine: Iterable[Action], theirs: Iterable[Action],
     ts = {a.seat for a in theirs if a.kind != "timeout"}
     if ms == ts:
         return False
-    if not ts or fam(mine) != fam(theirs):
+    if not ts:
+        # nothing at all: at a turn, the engine allows none of what the seat may give up
+        # (the same point: e.g. a card it never lets go is the seat's only discard);
+        # where a claim window wants answers, it is not at that window
+        return ref.phase == "window"
+    if fam(mine) != fam(theirs):
         return True
     return ref.phase != "window" or one_seat
 
@@ -763,6 +863,10 @@ class Runner:
         # called once a hand is wholly planned and sent, while its answers are still to
         # be read: the campaign prepares the next hand there (`prepare`)
         self.ahead: Callable[[], None] | None = None
+        # while shrinking: a hand is given up once it has played more actions than this
+        # (a witness is never longer than the best one so far), and planned no further
+        self.limit: int | None = None
+        self.before_limit: int | None = None  # ... or once it showed more other differences
 
     # ------------------------------------------------------------------ one hand
     def make(self, ch: Choices) -> tuple[table_mod.Rules, table_mod.Rules, Deal]:
@@ -1040,7 +1144,8 @@ class Runner:
 
     def _record(self, hr: HandResult, ref: State, m: Mismatch, before: int,
                 choices: Sequence[int], target: tuple[Any, ...] | None) -> bool:
-        """Classify and keep a mismatch; True when it is the target difference."""
+        """Classify and keep a mismatch; True when it is the target difference (or, while
+        shrinking, when the hand can no longer show it simply enough: it ends there)."""
         prev = hr.actions[-1] if hr.actions else None
         if m.kind == "legal" and prev is not None and ref.history:
             pb = State.replay(hr.rules, hr.deal, hr.actions[:-1])
@@ -1060,7 +1165,9 @@ class Runner:
         if target is not None and key == target:
             hr.target_hit = w
             return True
-        return False
+        # while shrinking: more other differences before the target than the best
+        # witness has, and this hand can no longer give a simpler one (`Witness.size`)
+        return self.before_limit is not None and len(hr.found) > self.before_limit
 
     def _plan_window(self, ref: State, ch: Choices, plan: list[_Step],
                      texts: list[str], n: int) -> None:
@@ -1073,9 +1180,9 @@ class Runner:
         passed-on card follow, as the engine's automatic ones must)."""
         granted: Action | None = None
         nos: dict[int, Action] = {}
-        outranked: dict[int, Action] = {}
         first = len(plan)
         asks = claim_asks(ref)
+        at = len(asks)
         for i, (seat, offer) in enumerate(asks):
             pos = len(ch.made)
             x = offer[ch.choose(len(offer))]
@@ -1086,14 +1193,10 @@ class Runner:
             if self.events_op:
                 texts.append('{"op":"events"')
             if x.kind in CLAIM_KINDS:
-                granted = x
-                for s, rest in asks[i + 1:]:
-                    outranked.setdefault(s, rest[0])  # its highest claim not asked
+                granted, at = x, i
                 break
             nos[seat] = x
-        refs = [granted] if granted is not None else []
-        refs += [outranked.get(s) or nos.get(s) or Action("pass", s) for s in ref.pending()
-                 if granted is None or s != granted.seat]
+        refs = window_answers(ref, asks, granted, at, nos)
         cons = self._advance(ref, refs)
         last = plan[-1]
         plan[-1] = _Step(last.mine, last.action, tuple(refs), last.pos, last.asked, cons)
@@ -1116,7 +1219,8 @@ class Runner:
         plan: list[_Step] = []
         texts: list[str] = []
         n = ref.n
-        while len(plan) < self.AHEAD:
+        limit = self.AHEAD if self.limit is None else min(self.AHEAD, self.limit - base + 2)
+        while len(plan) < max(1, limit):
             acts = ref.legal_actions()
             if not acts or base + len(plan) >= self.max_steps:
                 texts += self._legal_texts(n)
@@ -1204,16 +1308,29 @@ class Runner:
                     at = State.replay(rules, deal, hr.actions)
                     m = self._legal_mismatch(at, mine, theirs, len(hr.actions))
                     # an engine that answers 'state' says first whether it is at the
-                    # same card at all (its hand is rebuilt up to here to ask it)
-                    asked_state = self.state_op and not m.style
+                    # same card at all (its hand is rebuilt up to here to ask it); also
+                    # where its answer looks like another claim style's: if that guess
+                    # is dropped, the mismatch is keyed as if never guessed
+                    asked_state = self.state_op
                     if asked_state:
                         m.elsewhere = self._elsewhere(sent, deal, hr.sent_actions, at)
+                    if self.one_seat and not m.elsewhere and (
+                            m.desync or m.order or not mine <= theirs):
+                        m.lifted = self._lifted(at, hr.sent_actions, theirs,
+                                                m.desync and not m.order)
+                        if m.lifted:
+                            m.desync, m.order = False, []
                     hit = self._record(hr, at, m, len(hr.found),
                                        ch.made[:pos] if a is not None else ch.made, target)
                     if hit or stop_first or m.desync or m.style or m.elsewhere or \
-                            a is None or (asked_state and self.one_seat and
-                                          at.phase == "window"):
-                        e.drain()  # the hand ends here (no outcome after a mismatch)
+                            m.lifted or a is None or (self.one_seat and at.phase == "window" and
+                                          (asked_state or not mine <= theirs)):
+                        # the hand ends here (no outcome after a mismatch); one seat at
+                        # a time, an engine that lacks part of the rules' question may be
+                        # asking another card's (a window the rules skip): an answer
+                        # sent to it would answer that other question and put the two
+                        # sides apart, every difference after it a knock-on
+                        e.drain()
                         return
                     if self._renamed(a) not in theirs or asked_state:
                         # planned along an action the engine does not allow (or its hand
@@ -1253,8 +1370,55 @@ class Runner:
                                         ch.made[:pos + 1], target) or stop_first:
                             e.drain()
                             return
+                if self.limit is not None and len(hr.actions) > self.limit:
+                    e.drain()  # longer than any witness still wanted (`shrink`)
+                    return
                 if replan:
                     break
+
+    def _lifted(self, at: State, sent: Sequence[Action], theirs: frozenset[Action],
+                elsewhere: bool) -> tuple[str, ...]:
+        """One seat at a time, where the engine's question is not the rules': the
+        restriction rows behind the bans held so far without which the rules, given the
+        same answers, ask exactly the engine's question (an engine that does not apply
+        such a ban asks about a claim the rules skip: that row decides, wherever it
+        shows); failing that, when the engine is `elsewhere` (at another decision point:
+        e.g. a reading that takes every claim away lets the window go by), the option
+        rows with a value under which they do.  A question the rules ask later stays a
+        question of the claim order (a reading that would explain some of them is
+        for the inference to try on its witness)."""
+        rules, deal = at.rules, at.deal
+        if deal is None:
+            return ()
+
+        def asks_theirs(mine: table_mod.Rules, edited: bool) -> bool:
+            try:
+                got = one_seat_replay(mine, deal, sent, edited)
+            except Exception:  # noqa: BLE001 - the hand is not playable under those rules
+                return False
+            if got is None:
+                return False
+            st, k = got
+            asks = claim_asks(st)
+            offer = asks[k][1] if st.phase == "window" and k < len(asks) else \
+                st.legal_actions()
+            return self.view(offer) == theirs
+
+        out = []
+        for row in dict.fromkeys(mk.rule for marks in at.marks for mk in marks):
+            kept = tuple(r for r in rules.restrictions if r.rule != row)
+            if len(kept) < len(rules.restrictions) and asks_theirs(
+                    dataclasses.replace(rules, restrictions=kept), True):
+                out.append(row)
+        if out or not elsewhere:
+            return tuple(sorted(out))
+        for row, values in rules.table.option_space():
+            for v in values:
+                if v != rules.options.get(row) and asks_theirs(
+                        self._resolve(rules.players, {**rules.options, row: v}), False):
+                    out.append(row)
+                    break
+        return tuple(sorted(out))
 
     def view(self, acts: Iterable[Action]) -> frozenset[Action]:
         """chanspec's actions as the engine names them."""
@@ -1369,7 +1533,14 @@ def shrink(runner: Runner, key: tuple[Any, ...], witness: Witness, budget: int) 
         if plays >= budget:
             return False
         plays += 1
-        hr = runner.play(Choices(seq), target=key)
+        runner.limit = len(best.actions)
+        # a witness with as many other differences before it, or fewer; any number when
+        # the best one is not clean (a clean witness is simpler whatever comes before)
+        runner.before_limit = best.before if best.clean else None
+        try:
+            hr = runner.play(Choices(seq), target=key)
+        finally:
+            runner.limit = runner.before_limit = None
         if hr.error is not None:
             raise hr.error
         w = hr.target_hit
@@ -1427,9 +1598,14 @@ class CampaignResult:
     mismatches: int = 0  # every mismatch seen while generating, all differences
     legal_all: bool = False
     jobs: int = 1
-    stopped: str = ""  # why generation stopped before --hands (max-differences, first)
+    stopped: str = ""  # why generation stopped before --hands (max-differences, first,
+    # found: the difference a trial looked for)
     readings: dict[str, str] = field(default_factory=dict)  # chanspec's overrides
     internal: str = ""  # chanspec failed (its own bug) in a hand: the hand is in `log`
+    no_style: bool = False  # a guessed claim style was dropped (`_Collector.settle_style`)
+    shrunk: bool = False  # the differences' witnesses were shrunk (`shrink_differences`)
+    shrink_seconds: float = 0.0  # spent shrinking (and asking the engine's state there)
+    shrink_plays: int = 0  # the hands replayed for it
 
     @property
     def exit_code(self) -> int:
@@ -1467,9 +1643,11 @@ def hand_seed(seed: int, index: int) -> int:
 class _Collector:
     """Differences seen while generating, merged deterministically by hand index."""
 
-    def __init__(self, max_differences: int | None, stop_first: bool):
+    def __init__(self, max_differences: int | None, stop_first: bool,
+                 until: Callable[[Difference], bool] | None = None):
         self.max = max_differences
         self.stop_first = stop_first
+        self.until = until  # generation stops at the first difference it accepts
         self.by_key: dict[tuple[Any, ...], Difference] = {}
         self.lock = threading.Lock()
         self.hands = 0
@@ -1488,6 +1666,9 @@ class _Collector:
             if self.max is not None and len(self.by_key) >= self.max:
                 return  # the table is full (--max-differences)
             d = self.by_key[key] = Difference(key, en, vi, rows)
+            if self.until is not None and self.until(d):
+                self.stopped = "found"
+                self.stop.set()
         d.count += 1
         if key not in seen_here:
             d.hands += 1
@@ -1570,7 +1751,10 @@ def campaign(command: str | Sequence[str], *, hands: int = 100, seed: int | None
              ruleset: str = "family", max_steps: int = DEFAULT_MAX_STEPS,
              shrink_budget: int = DEFAULT_SHRINK_BUDGET, stop_at_first: bool = False,
              max_differences: int | None = None, jobs: int = 1,
-             readings: Mapping[str, str] | None = None, ahead: bool = True) -> CampaignResult:
+             readings: Mapping[str, str] | None = None, ahead: bool = True,
+             known: Known | None = None,
+             shrink_witnesses: bool = True,
+             until: Callable[[Difference], bool] | None = None) -> CampaignResult:
     """Compare `hands` generated hands; every distinct difference is counted, and its
     first witness shrunk to a minimal one.
 
@@ -1579,7 +1763,11 @@ def campaign(command: str | Sequence[str], *, hands: int = 100, seed: int | None
     early at `max_differences` or the first difference).  `readings` are option values
     chanspec's own side plays while the engine is still sent the campaign's options
     (used by --infer-options).  With `ahead`, each engine is sent the next hand while it
-    still answers the one before (the result is the same without).
+    still answers the one before (the result is the same without).  `known` holds the
+    witnesses shrunk before, by key (`shrink_differences`); without `shrink_witnesses`
+    the witnesses are left as found (a trial that only counts differences); with
+    `until`, generation stops at the first difference it accepts (a trial that only
+    asks whether some difference shows).
     """
     table = table_mod.load(ruleset)
     fixed = dict(options or {})
@@ -1594,7 +1782,7 @@ def campaign(command: str | Sequence[str], *, hands: int = 100, seed: int | None
     t0 = time.monotonic()
     send_ahead = ahead
     choices = option_choices(table, fixed, vary_options)
-    col = _Collector(max_differences, stop_at_first)
+    col = _Collector(max_differences, stop_at_first, until)
     counter = iter(range(hands))
     counter_lock = threading.Lock()
     runners: list[Runner] = []
@@ -1682,50 +1870,98 @@ def campaign(command: str | Sequence[str], *, hands: int = 100, seed: int | None
         result.log = failure_log(result)
         result.seconds = time.monotonic() - t0
         return result
-    no_style = col.settle_style()
+    result.no_style = col.settle_style()
     col.fold_supersets()
-    diffs = sorted(col.by_key.values(), key=lambda d: (d.first_hand, d.first_pos))
-    result.differences = diffs
-    if diffs:
-        engine = Engine(command, timeout)
-        try:
-            engine.start()
-            runner = Runner(engine, table, players, choices, max_steps, readings)
-            runner.no_style = no_style
-            for d in diffs:
-                assert d.witness is not None
-                try:
-                    d.shrunk, d.shrink_plays = shrink(runner, d.key, d.witness, shrink_budget)
-                    d.states = runner.states_at(d.best)
-                except EngineError as exc:
-                    if result.error is None:
-                        result.status, result.error = "engine-error", exc
-                    break
-                except Exception as exc:  # noqa: BLE001 - chanspec's own bug: reported (70)
-                    # with every witness kept; this one unshrunk
-                    if not result.internal:
-                        result.internal = (f"{type(exc).__name__}: {exc} (while shrinking "
-                                           f"the witness of: {d.label_en})")
-                    d.shrunk = None
-                finally:
-                    result.evaluations += d.shrink_plays
-            result.legal_all = result.legal_all or bool(runner.legal_all)
-        except EngineError as exc:
-            if result.error is None:
-                result.status, result.error = "engine-error", exc
-        finally:
-            engine.close()
-        for d in diffs:
-            d.log = witness_log(cmd_text, seed, d)
-        first = diffs[0].best
-        result.first_steps = len(diffs[0].witness.actions) if diffs[0].witness else None
-        if result.error is None:
-            result.status = "mismatch"
-            result.scenario = Scenario(first.rules, first.deal, first.actions)
-            result.mismatch = first.mismatch
-            result.log = diffs[0].log
+    result.differences = sorted(col.by_key.values(), key=lambda d: (d.first_hand, d.first_pos))
+    if result.differences and shrink_witnesses:
+        shrink_differences(result, command, table, choices, timeout=timeout, players=players,
+                           max_steps=max_steps, readings=readings, budget=shrink_budget,
+                           known=known)
+    else:
+        verdict(result)
     result.seconds = time.monotonic() - t0
     return result
+
+
+def shrink_differences(result: CampaignResult, command: str | Sequence[str],
+                       table: table_mod.Table, choices: Sequence[tuple[str, Sequence[str]]],
+                       *, timeout: float, players: Sequence[int], max_steps: int,
+                       readings: Mapping[str, str] | None, budget: int,
+                       known: Known | None = None) -> None:
+    """Shrink the witness of each of `result`'s differences, ask the engine's 'state'
+    there, and make its log; then the result's verdict.  Once per key: a witness already
+    shrunk for the same key (`known`, filled here: its choices and the hands replayed to
+    shrink it) is played first and kept when it still shows that key, and shrunk further
+    only with what is left of the key's `budget`."""
+    diffs = result.differences
+    t0 = time.monotonic()
+    engine = Engine(command, timeout)
+    try:
+        engine.start()
+        runner = Runner(engine, table, players, choices, max_steps, readings)
+        runner.no_style = result.no_style
+        for d in diffs:
+            assert d.witness is not None
+            d.shrink_plays = 0
+            try:
+                seen = known.get(d.key) if known is not None else None
+                spent = 0  # of this key's budget, in earlier campaigns
+                if seen is not None:
+                    hr = runner.play(Choices(seen[0]), target=d.key)
+                    d.shrink_plays = 1
+                    if hr.error is not None:
+                        raise hr.error
+                    d.shrunk = hr.target_hit
+                    spent = seen[1]
+                if d.shrunk is None:
+                    spent = 0
+                if spent < budget:  # shrunk with what is left of the key's budget
+                    d.shrunk, plays = shrink(runner, d.key, d.best, budget - spent)
+                    d.shrink_plays += plays
+                    # a shrink that stopped before its budget found nothing simpler
+                    spent = budget if plays < budget - spent else spent + plays
+                if known is not None:
+                    known[d.key] = (d.best.choices, spent)
+                d.states = runner.states_at(d.best)
+            except EngineError as exc:
+                if result.error is None:
+                    result.status, result.error = "engine-error", exc
+                break
+            except Exception as exc:  # noqa: BLE001 - chanspec's own bug: reported (70)
+                # with every witness kept; this one unshrunk
+                if not result.internal:
+                    result.internal = (f"{type(exc).__name__}: {exc} (while shrinking "
+                                       f"the witness of: {d.label_en})")
+                d.shrunk = None
+            finally:
+                result.evaluations += d.shrink_plays
+                result.shrink_plays += d.shrink_plays
+        result.legal_all = result.legal_all or bool(runner.legal_all)
+    except EngineError as exc:
+        if result.error is None:
+            result.status, result.error = "engine-error", exc
+    finally:
+        engine.close()
+        result.shrink_seconds += time.monotonic() - t0
+    result.shrunk = True
+    verdict(result)
+
+
+def verdict(result: CampaignResult) -> None:
+    """A campaign's verdict from its differences (their witnesses shrunk or not): each
+    difference's log, and the first difference's scenario as the result's."""
+    diffs = result.differences
+    if not diffs:
+        return
+    for d in diffs:
+        d.log = witness_log(result.command, result.seed, d)
+    first = diffs[0].best
+    result.first_steps = len(diffs[0].witness.actions) if diffs[0].witness else None
+    if result.error is None:
+        result.status = "mismatch"
+        result.scenario = Scenario(first.rules, first.deal, first.actions)
+        result.mismatch = first.mismatch
+        result.log = diffs[0].log
 
 
 @dataclass
@@ -1740,6 +1976,9 @@ class Inference:
     dropped: dict[str, str] = field(default_factory=dict)  # explained a witness, not needed
     # the confirmation still shows differences their row decides, and fewer without them
     contradicted: dict[str, str] = field(default_factory=dict)
+    campaigns: int = 0  # fresh campaigns run (each seed and set of readings once)
+    explain_seconds: float = 0.0  # replaying witnesses under each value
+    trials: list[CampaignResult] = field(default_factory=list)  # those campaigns
 
     def as_json(self) -> dict[str, Any]:
         c = self.confirm
@@ -1757,23 +1996,28 @@ class Inference:
                     "result": c.status, "seed": c.seed, "hands": c.hands,
                     "seconds": round(c.seconds, 3),
                     "differences": [d.as_json() for d in c.differences]},
-                "replays": self.replays}
+                "replays": self.replays, "campaigns": self.campaigns}
 
 
 def infer_readings(command: str | Sequence[str], result: CampaignResult, *, hands: int,
                    timeout: float = 5.0, players: Sequence[int] = (4, 5),
                    options: Mapping[str, str] | None = None, vary_options: bool = False,
                    ruleset: str = "family", max_steps: int = DEFAULT_MAX_STEPS,
-                   shrink_budget: int = DEFAULT_SHRINK_BUDGET, jobs: int = 1) -> Inference:
+                   shrink_budget: int = DEFAULT_SHRINK_BUDGET, jobs: int = 1,
+                   known: Known | None = None) -> Inference:
     """Per difference, which single value of an open or provisional row makes its
     witness conform (chanspec playing that value, the engine sent the same request);
     then one value per row chosen to explain the most differences, confirmed by a fresh
-    campaign under it.  Cost: differences x values, never the product of the rows."""
+    campaign under it.  Cost: differences x values, never the product of the rows; each
+    campaign (seed and readings) is run once, and a witness is shrunk once per key
+    (`known`: those of `result`'s campaign, if it kept them)."""
     table = table_mod.load(ruleset)
     fixed = dict(options or {})
     rows = [(r, vs) for r, vs in table.option_space() if r not in fixed]
     kw = dict(timeout=timeout, players=players, options=fixed, vary_options=vary_options,
               ruleset=ruleset, max_steps=max_steps, shrink_budget=shrink_budget, jobs=jobs)
+    trials = _Trials(command, hands, kw, table, option_choices(table, fixed, vary_options),
+                     {} if known is None else known)
     inf = Inference({}, {}, None, [], 0)
     current = result
     for round_ in range(1, INFER_ROUNDS + 1):
@@ -1786,22 +2030,76 @@ def infer_readings(command: str | Sequence[str], result: CampaignResult, *, hand
         inf.readings.update(added)
         # confirm the readings so far with a fresh campaign: what is left is explained
         # by no reading (or hides behind what the readings removed: another round)
-        current = campaign(command, hands=hands, seed=(result.seed + round_) % 2**32,
-                           readings=dict(inf.readings), **kw)  # type: ignore[arg-type]
+        current = trials.run((result.seed + round_) % 2**32, inf.readings, shrunk=True)
         inf.confirm = current
         if not current.differences or current.error is not None:
             break
     if inf.confirm is not None and inf.confirm.error is None and inf.readings:
-        _drop_contradicted(command, hands, inf, kw)
+        _drop_contradicted(trials, inf)
     if inf.confirm is not None and inf.confirm.error is None and inf.readings:
-        _keep_needed(command, hands, inf, kw)
+        _keep_needed(trials, inf)
+    if inf.confirm is not None:  # the verdict's witnesses are shrunk, once per key
+        inf.confirm = trials.run(inf.confirm.seed, inf.readings, shrunk=True)
     inf.unexplained = list(inf.confirm.differences if inf.confirm is not None
                            else result.differences)
+    inf.campaigns = trials.runs
+    inf.trials = list(trials.done.values()) + trials.trials
     return inf
 
 
-def _drop_contradicted(command: str | Sequence[str], hands: int, inf: Inference,
-                       kw: Mapping[str, Any]) -> None:
+class _Trials:
+    """The campaigns an inference runs, each seed and set of readings once (a trial
+    asked again is the same campaign: the same hands, the same answers), their
+    witnesses shrunk only when asked, once per key (`known`)."""
+
+    def __init__(self, command: str | Sequence[str], hands: int, kw: Mapping[str, Any],
+                 table: table_mod.Table, choices: Sequence[tuple[str, Sequence[str]]],
+                 known: Known):
+        self.command, self.hands, self.kw = command, hands, dict(kw)
+        self.table, self.choices, self.known = table, choices, known
+        self.done: dict[tuple[Any, ...], CampaignResult] = {}
+        # campaigns stopped at the first difference a test accepted (never the verdict)
+        self.partial: dict[tuple[Any, ...], tuple[Callable[[Difference], bool],
+                                                  CampaignResult]] = {}
+        self.trials: list[CampaignResult] = []  # those, for the timings
+        self.runs = 0
+
+    def run(self, seed: int, readings: Mapping[str, str], *, shrunk: bool,
+            until: Callable[[Difference], bool] | None = None) -> CampaignResult:
+        """The campaign of `seed` under `readings` (`until`: it may stop at the first
+        difference `until` accepts; a campaign played whole answers that too)."""
+        k = (seed, tuple(sorted(readings.items())))
+        res = self.done.get(k)
+        if res is None and until is not None:
+            part = self.partial.get(k)
+            if part is not None and part[0] is until:
+                return part[1]
+            self.runs += 1
+            res = campaign(self.command, hands=self.hands, seed=seed, readings=dict(readings),
+                           known=self.known, shrink_witnesses=False, until=until,
+                           **self.kw)  # type: ignore[arg-type]
+            if res.stopped != "found":
+                self.done[k] = res  # played whole: the campaign itself
+            else:
+                self.partial[k] = (until, res)
+                self.trials.append(res)
+            return res
+        if res is None:
+            self.runs += 1
+            res = self.done[k] = campaign(self.command, hands=self.hands, seed=seed,
+                                          readings=dict(readings), known=self.known,
+                                          shrink_witnesses=shrunk,
+                                          **self.kw)  # type: ignore[arg-type]
+        elif shrunk and not res.shrunk and res.differences and res.error is None:
+            kw = self.kw
+            shrink_differences(res, self.command, self.table, self.choices,
+                               timeout=kw["timeout"], players=kw["players"],
+                               max_steps=kw["max_steps"], readings=res.readings,
+                               budget=kw["shrink_budget"], known=self.known)
+        return res
+
+
+def _drop_contradicted(trials: _Trials, inf: Inference) -> None:
     """A reading whose row decides differences the confirmation under it still shows is
     contradicted by them: the engine does not play that value everywhere it matters.  It
     is dropped when the confirmation's own hands without it show no more mismatches that
@@ -1815,40 +2113,44 @@ def _drop_contradicted(command: str | Sequence[str], hands: int, inf: Inference,
         mine = sum(d.count for d in c.differences if row in d.rows)
         if not mine:
             continue
-        trial = campaign(command, hands=hands, seed=c.seed,
-                         readings={r: v for r, v in inf.readings.items() if r != row},
-                         **kw)
+        trial = trials.run(c.seed, {r: v for r, v in inf.readings.items() if r != row},
+                           shrunk=False)
         if trial.error is None and sum(d.count for d in trial.differences
                                        if row in d.rows) <= mine:
             inf.contradicted[row] = inf.readings.pop(row)
             inf.confirm = trial
 
 
-def _keep_needed(command: str | Sequence[str], hands: int, inf: Inference,
-                 kw: Mapping[str, Any]) -> None:
+def _keep_needed(trials: _Trials, inf: Inference) -> None:
     """Keep a reading only if it beats leaving its row at the default: on the confirmation
     campaign's own hands without it, a difference shows that is not left with it and that
     its row decides: a reading that merely hides witnesses of another cause removes no
-    difference of its own.  The confirmation is run again under the readings kept."""
+    difference of its own.  The confirmation is that of the readings kept."""
     c = inf.confirm
     assert c is not None
     left = {d.key for d in c.differences}
     dropped = []
     for row in sorted(inf.readings):
-        trial = campaign(command, hands=hands, seed=c.seed,
-                         readings={r: v for r, v in inf.readings.items() if r != row},
-                         **kw)
+        without = {r: v for r, v in inf.readings.items() if r != row}
+
+        def its_own(d: Difference, row: str = row) -> bool:
+            return d.key not in left and row in d.rows
+
         # what shows without it and not with it, and that its row decides (the rows of a
         # difference are those with a value under which its witness plays the other way):
-        # the reading's own differences; others are more of another cause, or chance
-        own = [d for d in trial.differences if d.key not in left and row in d.rows]
+        # the reading's own differences; others are more of another cause, or chance.
+        # The trial stops at the first one (the reading is needed)
+        trial = trials.run(c.seed, without, shrunk=False, until=its_own)
+        own = [d for d in trial.differences if its_own(d)]
+        if not own and trial.stopped == "found":  # folded away: look at every hand
+            trial = trials.run(c.seed, without, shrunk=False)
+            own = [d for d in trial.differences if its_own(d)]
         if trial.error is None and not own:
             dropped.append(row)
     if not dropped:
         return
     inf.dropped = {r: inf.readings.pop(r) for r in dropped}
-    inf.confirm = campaign(command, hands=hands, seed=c.seed, readings=dict(inf.readings),
-                           **kw)
+    inf.confirm = trials.run(c.seed, inf.readings, shrunk=False)
 
 
 INFER_ROUNDS = 3
@@ -1861,6 +2163,7 @@ def _explanations(command: str | Sequence[str], result: CampaignResult,
     """Per difference of `result`: the single values (row, value) under which chanspec
     agrees with the engine at the difference's witness."""
     out: dict[int, list[tuple[str, str]]] = {}
+    t0 = time.monotonic()
     engine = Engine(command, timeout)
     engine.start()
     runner = Runner(engine, table, (), [], max_steps)
@@ -1882,6 +2185,7 @@ def _explanations(command: str | Sequence[str], result: CampaignResult,
             d.explained_by = found
     finally:
         engine.close()
+        inf.explain_seconds += time.monotonic() - t0
     return out
 
 
@@ -2107,7 +2411,9 @@ def render_table(result: CampaignResult, lang: str, say: Any) -> str:
     if result.stopped:
         why = {"first": ("dừng ở khác biệt đầu tiên", "stopped at the first difference"),
                "max-differences": ("dừng vì đủ --max-differences",
-                                   "stopped at --max-differences")}[result.stopped]
+                                   "stopped at --max-differences"),
+               "found": ("dừng ở khác biệt cần tìm", "stopped at the difference looked for")
+               }[result.stopped]
         out.append(say(lang, why[0], why[1], "  "))
     out.append(say(lang, f"Thời gian: {result.seconds:.1f} giây, {rate(result):.1f} ván/giây",
                    f"Time: {result.seconds:.1f} s, {rate(result):.1f} hands/s", "  "))

@@ -31,10 +31,18 @@ class OneSeat:
         self.by_number = by_number
         self.nos: dict[int, Action] = {}  # the current window's answers "no", by seat
         self.asked = 0  # questions of the current window answered so far
+        self._asked: tuple[int, list[tuple[int, list[Action]]]] | None = None
 
     def questions(self) -> list[tuple[int, list[Action]]]:
+        """The current window's questions (worked out once per position: the hand only
+        moves when the window is settled)."""
         st = self.inner.state
         assert st is not None and st.window is not None
+        if self._asked is None or self._asked[0] != len(st.history):
+            self._asked = (len(st.history), self._questions(st))
+        return self._asked[1]
+
+    def _questions(self, st: Any) -> list[tuple[int, list[Action]]]:
         acts = {s: st.legal_actions(s) for s in st.pending()}
         out = []
         for tier in st.rules.priority:
@@ -48,7 +56,7 @@ class OneSeat:
         op = req.get("op") if isinstance(req, dict) else None
         st = self.inner.state
         if op == "start":
-            self.nos, self.asked = {}, 0
+            self.nos, self.asked, self._asked = {}, 0, None
         if op not in ("legal", "legal_all", "apply", "state") or st is None or \
                 st.phase != "window":
             return self.inner.handle(req)
