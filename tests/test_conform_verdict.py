@@ -228,7 +228,7 @@ def test_one_seat_replay_follows_the_questions_the_rules_ask() -> None:
     """`one_seat_replay` rebuilds chanspec's machine from the answers sent to a
     one-seat-at-a-time engine: the window's questions in order, the first claim granted,
     the card going on when every answer is no; an answer the rules do not ask is None."""
-    from chanspec.model import table as table_mod
+    from chanspec.model.chan import table as table_mod
     from chanspec.model.chan.game import State
 
     rules = table_mod.rules("family", 4)
@@ -272,7 +272,7 @@ def test_an_engine_offering_nothing_at_a_turn_allows_less_there() -> None:
     "after eat, the engine waits for other seats") is at the same point and
     allows less: keyed as its cause, like the seat's other missing discards.  In a claim
     window, offering nothing is being elsewhere."""
-    from chanspec.model import table as table_mod
+    from chanspec.model.chan import table as table_mod
     from chanspec.model.chan.game import State
 
     rules = table_mod.rules("family", 4)
@@ -308,7 +308,7 @@ def test_an_answer_like_another_claim_style_still_asks_where_the_engine_is() -> 
     still asked its 'state': the difference is "elsewhere" (it was keyed by
     drawn-card-offer once that guessed style was dropped)."""
     from chanspec.checks.conform.driver import Engine
-    from chanspec.model import table as table_mod
+    from chanspec.model.chan import table as table_mod
 
     table = table_mod.load("family")
     with Engine(engine("draws_ahead"), 10) as e:
