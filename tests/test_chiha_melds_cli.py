@@ -89,7 +89,7 @@ def test_the_player_chooses_reading_counts_the_given_split(capsys) -> None:
                                                                                      "tud"]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(st.lists(st.sampled_from(list(DECK.faces)), min_size=1, max_size=12))
 def test_the_figures_are_the_brute_force_oracles(hand: list[int]) -> None:
     hand = capped(hand)
