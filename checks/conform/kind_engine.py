@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from chanspec.checks.conform.refengine import seat_error
 from chanspec.model import kinds
 from chanspec.model import table as table_mod
 
@@ -80,11 +81,9 @@ class KindSession:
         try:
             if op == "legal":
                 seat = req.get("seat")
-                if isinstance(seat, bool) or not isinstance(seat, int):
-                    return {"ok": False, "error": "'legal' needs an integer 'seat'"}
-                if not 0 <= seat < self.rules.players:
-                    return {"ok": False, "error": f"'legal': seat {seat} is not in this hand "
-                            f"(seats 0 to {self.rules.players - 1})"}
+                bad = seat_error(seat, self.rules.players)
+                if bad is not None:
+                    return bad
                 return {"ok": True, "actions": [a.as_json() for a in st.legal_actions(seat)]}
             if op == "legal_all":
                 return {"ok": True, "actions": [a.as_json() for a in st.legal_actions()]}

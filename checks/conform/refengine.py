@@ -95,6 +95,17 @@ def state_json(st: State) -> dict[str, Any]:
             "pending": list(st.pending()), "noc": st.noc_left()}
 
 
+def seat_error(seat: Any, n: int) -> dict[str, Any] | None:
+    """The error answer to a ``legal`` whose ``seat`` is not a seat of a hand of `n`
+    (None when it is one): the same words for every kind's session."""
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        return {"ok": False, "error": "'legal' needs an integer 'seat'"}
+    if not 0 <= seat < n:
+        return {"ok": False, "error": f"'legal': seat {seat} is not in this hand "
+                f"(seats 0 to {n - 1})"}
+    return None
+
+
 class _Raw(str):
     """A JSON array's contents already encoded (see `encode`)."""
 
@@ -188,11 +199,9 @@ class Session:
                 return {"ok": False, "error": "no hand started: send a 'start' request first"}
             if op == "legal":
                 seat = req.get("seat")
-                if isinstance(seat, bool) or not isinstance(seat, int):
-                    return {"ok": False, "error": "'legal' needs an integer 'seat'"}
-                if not 0 <= seat < self.state.n:
-                    return {"ok": False, "error": f"'legal': seat {seat} is not in this hand "
-                            f"(seats 0 to {self.state.n - 1})"}
+                bad = seat_error(seat, self.state.n)
+                if bad is not None:
+                    return bad
                 return {"ok": True,
                         "actions": [a.as_json() for a in self.state.legal_actions(seat)]}
             if op == "legal_all":
